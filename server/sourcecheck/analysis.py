@@ -1,0 +1,215 @@
+"""One checked text: its syntax tree, session model, findings with their places, lookups.
+
+An :class:`Analysis` is computed once per text (per document version in the editor) and
+read by every feature: the CLI's report, diagnostics, hover, fixes. It is never mutated
+after construction, except for caches that fill in on demand.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+
+from .positions import Encoding, LineTable, Span
+from .rules import SEVERITY, check, exit_code
+from .session import Document, Finding, Path, Ref, Session
+from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, to_python
+
+_SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
+
+
+def looks_like_session(text: str) -> bool:
+    """A cheap test, before parsing, that a JSON text may be a session."""
+    return _SESSION_HINT.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """What sits at an offset: the innermost value (or key) and its JSON path."""
+
+    path: Path
+    node: Node
+    on_key: bool  # the offset is on the key of the member whose value is ``node``
+
+
+class Analysis:
+    """Everything known about one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tree: Tree = parse(text)
+        self.session: Session
+        root_value = to_python(self.tree.root) if self.tree.root is not None else None
+        if self.tree.root is None:
+            self.session, rule_findings = Session(), []
+        else:
+            self.session, rule_findings = check(root_value)
+        findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
+        findings += rule_findings
+        findings += self._duplicate_key_findings()
+        placed = sorted(((self._locate(f), f) for f in findings), key=lambda pair: pair[0][0])
+        self.findings: list[Finding] = [f for _, f in placed]
+        self._extents = {id(f): extent for extent, f in placed}
+        self.refs_by_path: dict[Path, Ref] = {ref.json_path: ref for ref in self.session.refs}
+
+    # -- shape
+
+    @property
+    def is_session(self) -> bool:
+        """Whether the top level has one of the two session shapes."""
+        root = self.tree.root
+        if isinstance(root, JObject):
+            keys = {m.key.value for m in root.members}
+            return "annotations" in keys and bool(keys & {"documents", "session"})
+        return False
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.findings)
+
+    @cached_property
+    def lines(self) -> LineTable:
+        return LineTable(self.text)
+
+    # -- places
+
+    def extent(self, finding: Finding) -> tuple[int, int]:
+        """The offsets of the value a finding is about."""
+        return self._extents.get(id(finding)) or self._locate(finding)
+
+    def _locate(self, finding: Finding) -> tuple[int, int]:
+        if finding.extent is not None:
+            return finding.extent
+        node = self.tree.node_at_path(finding.path)
+        return (node.start, node.end) if node is not None else (0, 0)
+
+    def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
+        return self.lines.span(start, end, encoding)
+
+    def finding_span(self, finding: Finding, encoding: Encoding = Encoding.UTF16) -> Span:
+        return self.span(*self.extent(finding), encoding)
+
+    def node(self, path: Path) -> Node | None:
+        node = self.tree.node_at_path(path)
+        return self.tree.expand(node) if node is not None else None
+
+    def member(self, path: Path) -> Member | None:
+        return self.tree.member_at_path(path)
+
+    def place_at(self, offset: int) -> Place | None:
+        """The innermost value or key at ``offset`` (a cursor touching its end counts)."""
+        node = self.tree.root
+        if node is None or not node.start <= offset <= node.end:
+            return None
+        path: Path = ()
+        on_key = False
+        while True:
+            node = self.tree.expand(node)
+            child: tuple[str | int, Node, bool] | None = None
+            if isinstance(node, JObject):
+                for member in node.members:
+                    if member.key.start <= offset <= member.key.end:
+                        child = (member.key.value, member.value or member.key, True)
+                        break
+                    if member.value is not None and member.value.start <= offset <= member.value.end:
+                        child = (member.key.value, member.value, False)
+                        break
+            elif isinstance(node, JArray):
+                starts = [item.start for item in node.items]
+                index = bisect_right(starts, offset) - 1
+                if index >= 0 and offset <= node.items[index].end:
+                    child = (index, node.items[index], False)
+            if child is None:
+                return Place(path, node, on_key)
+            part, node, on_key = child
+            path = path + (part,)
+            if on_key:
+                return Place(path, node, True)
+
+    def ref_at(self, offset: int) -> tuple[Ref, Path] | None:
+        """The ref whose text holds ``offset``, and the path of the part under it."""
+        place = self.place_at(offset)
+        if place is None:
+            return None
+        path = place.path
+        for length in range(len(path), 0, -1):
+            ref = self.refs_by_path.get(path[:length])
+            if ref is not None:
+                return ref, path
+        return None
+
+    # -- document content in the file
+
+    def content_node(self, document: Document) -> JString | None:
+        node = self.node(document.json_path + ("content",))
+        return node if isinstance(node, JString) else None
+
+    def content_map(self, document: Document) -> StringMap | None:
+        cache = self.__dict__.setdefault("_content_maps", {})
+        if document.path not in cache:
+            node = self.content_node(document)
+            cache[document.path] = StringMap(self.text, node) if node is not None else None
+        return cache[document.path]
+
+    def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:
+        """File offsets of content characters ``[start, end)`` of a document."""
+        mapping = self.content_map(document)
+        return mapping.raw_range(start, end) if mapping is not None else None
+
+    def document_at(self, offset: int) -> tuple[Document, int] | None:
+        """The document whose ``content`` string holds ``offset``, and the content offset."""
+        place = self.place_at(offset)
+        if place is None or place.on_key or not isinstance(place.node, JString) or place.path[-1:] != ("content",):
+            return None
+        document = next((d for d in self.session.documents if d.json_path == place.path[:-1]), None)
+        mapping = self.content_map(document) if document else None
+        if document is None or mapping is None or not place.node.start < offset < place.node.end:
+            return None
+        # Characters are counted from the start of each escape: walk the escapes.
+        decoded = _decoded_offset(mapping, offset)
+        return document, decoded
+
+    def refs_into(self, document: Document) -> list[Ref]:
+        return [ref for ref in self.session.refs if ref.document is document]
+
+    # -- duplicates
+
+    def _duplicate_key_findings(self) -> list[Finding]:
+        for lazy in iter_lazy(self.tree.root):
+            if lazy.has_duplicates:
+                self.tree.expand(lazy)
+        found = []
+        for dup in self.tree.duplicates:
+            where = f" (line {self.lines.line_of(dup.first_key.start) + 1})"
+            target = dup.value if dup.value is not None else dup.key
+            found.append(
+                Finding(
+                    "duplicate-key",
+                    SEVERITY["duplicate-key"],
+                    f"the key `{dup.key.value}` appears twice in this object; the last one wins, so the earlier value{where} is ignored. Remove one",
+                    dup.path,
+                    None,
+                    (target.start, target.end),
+                )
+            )
+        return found
+
+
+def _decoded_offset(mapping: StringMap, raw: int) -> int:
+    """The decoded offset of the character written at (or spanning) file offset ``raw``."""
+    index = bisect_right(mapping.raw_at, raw) - 1
+    if index < 0:
+        return raw - mapping.body_start
+    escape_end = mapping.raw_at[index] + mapping.raw_len[index]
+    if raw < escape_end:
+        return mapping.decoded_at[index]
+    return mapping.decoded_at[index] + 1 + (raw - escape_end)
+
+
+def analyze(text: str) -> Analysis:
+    return Analysis(text)
+
+
+__all__ = ["Analysis", "JLazy", "Place", "analyze", "looks_like_session"]

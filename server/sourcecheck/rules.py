@@ -1,0 +1,364 @@
+"""RULES.md as code: read a session's values, resolve every ref, name every broken rule.
+
+Input is the plain JSON value of a file (dicts, lists, strings, numbers); output is the
+:class:`~sourcecheck.session.Session` model and the list of findings, each on the JSON
+path of the value it is about. Positions are someone else's business.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Iterable
+
+from .display import visible
+from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
+
+SCHEMA_CODES = ("invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources")
+RESOLUTION_CODES = ("unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order")
+WARNING_CODES = ("unknown-field", "duplicate-key", "self-citation", "duplicate-source")
+HINT_CODES = ("low-confidence",)
+
+SEVERITY: dict[str, Severity] = {
+    **{code: Severity.ERROR for code in SCHEMA_CODES + RESOLUTION_CODES},
+    **{code: Severity.WARNING for code in WARNING_CODES},
+    **{code: Severity.HINT for code in HINT_CODES},
+}
+EXIT_CLASS: dict[str, int] = {**{c: 2 for c in SCHEMA_CODES}, **{c: 1 for c in RESOLUTION_CODES}}
+ALL_CODES = tuple(SEVERITY)
+
+POLARITIES = ("supports", "refutes")
+LOW_CONFIDENCE = 0.3
+MAX_OCCURRENCES = 1000
+"""Occurrence columns kept per boundary (the count is always exact)."""
+
+DOCUMENT_KEYS = ("path", "content")
+ANNOTATION_KEYS = ("claim", "sources")
+REF_KEYS = ("path", "start", "end")
+SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
+BOUNDARY_KEYS = ("line", "str")
+_KNOWN_SETS = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
+
+
+def exit_code(findings: Iterable[Finding]) -> int:
+    """2 for any schema error, else 1 for any resolution failure, else 0."""
+    worst = 0
+    for finding in findings:
+        worst = max(worst, EXIT_CLASS.get(finding.code, 0))
+        if worst == 2:
+            break
+    return worst
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A value as JSON, shortened, for a message (`"the"`, `1.0`, `true`)."""
+    text = json.dumps(value, ensure_ascii=False)
+    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "`" + text + "`"
+
+
+def name(doc_path: str) -> str:
+    """A document path for a message: `report`."""
+    return "`" + visible(doc_path) + "`"
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def times(count: int) -> str:
+    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
+
+
+def occurrences(line: str, needle: str) -> tuple[list[int], int]:
+    """Columns where ``needle`` starts on ``line``, counted overlapping, and their count."""
+    found: list[int] = []
+    at = line.find(needle)
+    while at >= 0 and len(found) < MAX_OCCURRENCES:
+        found.append(at)
+        at = line.find(needle, at + 1)
+    if at < 0:
+        return found, len(found)
+    return found, len(re.findall("(?=" + re.escape(needle) + ")", line))
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.session = Session()
+
+    def report(self, code: str, message: str, path: Path, ref: Ref | None = None) -> None:
+        self.findings.append(Finding(code, SEVERITY[code], message, path, ref))
+
+    def unknown_keys(self, value: dict[str, Any], known: tuple[str, ...], path: Path, what: str) -> None:
+        if value.keys() <= _KNOWN_SETS[known]:
+            return  # the common case, checked in C
+        for key in value:
+            if key not in known:
+                allowed = ", ".join(f"`{k}`" for k in known)
+                self.report("unknown-field", f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it", path + (key,))
+
+    # -- top level
+
+    def check(self, root: Any) -> None:
+        if not isinstance(root, dict):
+            self.report("invalid-field", f"a session must be a JSON object with `documents` and `annotations`, not {kind_of(root)}", ())
+            return
+        if "session" in root:
+            self.session.shape = "cli"
+            self.unknown_keys(root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})")
+            inner = root["session"]
+            if not isinstance(inner, dict):
+                self.report("invalid-field", f"`session` must be an object with `documents`, not {kind_of(inner)}", ("session",))
+            elif "documents" not in inner:
+                self.report("invalid-field", "`session` has no `documents`; add `\"documents\": []` with the documents the refs point into", ("session",))
+            else:
+                self.unknown_keys(inner, ("documents",), ("session",), "`session`")
+                self.documents(inner["documents"], ("session", "documents"))
+        else:
+            self.unknown_keys(root, ("documents", "annotations"), (), "a session")
+            if "documents" not in root:
+                self.report("invalid-field", "the session has no `documents`; add `\"documents\": [...]` with the documents the refs point into", ())
+            else:
+                self.documents(root["documents"], ("documents",))
+        if "annotations" not in root:
+            self.report("invalid-field", "the session has no `annotations`; add `\"annotations\": []`", ())
+        else:
+            self.annotations(root["annotations"], ("annotations",))
+
+    # -- documents
+
+    def documents(self, value: Any, path: Path) -> None:
+        if not isinstance(value, list):
+            self.report("invalid-field", f"`documents` must be an array of {{path, content}} objects, not {kind_of(value)}", path)
+            return
+        for index, item in enumerate(value):
+            self.document(item, path + (index,))
+
+    def document(self, value: Any, path: Path) -> None:
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"a document must be an object with `path` and `content`, not {kind_of(value)}", path)
+            return
+        self.unknown_keys(value, DOCUMENT_KEYS, path, "a document")
+        doc_path, content = value.get("path"), value.get("content")
+        usable = True
+        for key, got in (("path", doc_path), ("content", content)):
+            if key not in value:
+                self.report("invalid-field", f"this document has no `{key}`; add a string `{key}`", path)
+                usable = False
+            elif not isinstance(got, str):
+                self.report("invalid-field", f"a document's `{key}` must be a string, not {kind_of(got)} ({show(got)})", path + (key,))
+                usable = False
+        if not usable:
+            return
+        assert isinstance(doc_path, str) and isinstance(content, str)
+        if "\r" in content:
+            kinds = "CRLF (`\\r\\n`)" if "\r\n" in content else "CR (`\\r`)"
+            self.report("non-lf-content", f"the content of {name(doc_path)} uses {kinds} line breaks; SourceCheck content must use `\\n` only: normalize it", path + ("content",))
+        if doc_path in self.session.by_path:
+            first = self.session.by_path[doc_path]
+            self.report("duplicate-path", f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs resolve against that first one. Rename or remove this one", path + ("path",))
+            return
+        document = Document(doc_path, content, path)
+        self.session.documents.append(document)
+        self.session.by_path[doc_path] = document
+
+    # -- annotations
+
+    def annotations(self, value: Any, path: Path) -> None:
+        if not isinstance(value, list):
+            self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
+            return
+        for index, item in enumerate(value):
+            self.annotation(item, path + (index,))
+
+    def annotation(self, value: Any, path: Path) -> None:
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}", path)
+            return
+        annotation = Annotation(path)
+        self.session.annotations.append(annotation)
+        self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
+        if "claim" not in value:
+            self.report("invalid-field", "this annotation has no `claim`; add the ref of the text it annotates", path)
+        if "sources" not in value:
+            self.report("invalid-field", "this annotation has no `sources`; add at least one source ref", path)
+        elif not isinstance(value["sources"], list):
+            self.report("invalid-field", f"`sources` must be an array of source refs, not {kind_of(value['sources'])}", path + ("sources",))
+        elif not value["sources"]:
+            self.report("empty-sources", "`sources` is empty; an annotation needs at least one source. Add one, or remove the annotation: unsourced text is left unannotated", path + ("sources",))
+        # Refs are listed in file order: claim and sources in the order of their keys.
+        for key in value:
+            if key == "claim":
+                annotation.claim = self.ref(value["claim"], path + ("claim",), annotation, source=False)
+            elif key == "sources" and isinstance(value["sources"], list):
+                for index, item in enumerate(value["sources"]):
+                    annotation.sources.append(self.ref(item, path + ("sources", index), annotation, source=True))
+        self.annotation_warnings(annotation)
+
+    def annotation_warnings(self, annotation: Annotation) -> None:
+        claim = annotation.claim
+        seen: dict[tuple[Any, ...], Ref] = {}
+        for source in annotation.sources:
+            if claim is not None and claim.doc_path is not None and source.doc_path == claim.doc_path:
+                self.report("self-citation", f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not evidence for itself. Cite another document", source.json_path + ("path",))
+            if source.well_formed:
+                assert source.start is not None and source.end is not None
+                key = (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
+                if key in seen:
+                    self.report("duplicate-source", f"this source repeats the coordinates of {_pointer(seen[key].json_path)}; remove one of them", source.json_path)
+                else:
+                    seen[key] = source
+
+    # -- refs
+
+    def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
+        ref = Ref(path, annotation, value)
+        self.session.refs.append(ref)
+        what = "a source" if source else "a claim"
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"{what} must be a ref object with `path`, `start` and `end`, not {kind_of(value)}", path, ref)
+            return ref
+        self.unknown_keys(value, SOURCE_KEYS if source else REF_KEYS, path, what)
+        if source:
+            self.source_metadata(value, ref)
+        well_formed = True
+        doc_path = value.get("path")
+        if "path" not in value:
+            self.report("invalid-field", f"{what} has no `path`; add the path of the document it points into", path, ref)
+            well_formed = False
+        elif not isinstance(doc_path, str):
+            self.report("invalid-field", f"`path` must be a string naming a document, not {kind_of(doc_path)} ({show(doc_path)})", path + ("path",), ref)
+            well_formed = False
+        else:
+            ref.doc_path = doc_path
+        boundaries: list[Boundary | None] = []
+        for side in ("start", "end"):
+            boundaries.append(self.boundary(value, side, path, ref))
+        ref.start, ref.end = boundaries
+        if not well_formed or ref.start is None or ref.end is None:
+            ref.start = ref.end = None
+            return ref
+        self.resolve(ref)
+        return ref
+
+    def boundary(self, ref_value: dict[str, Any], side: str, ref_path: Path, ref: Ref) -> Boundary | None:
+        path = ref_path + (side,)
+        if side not in ref_value:
+            self.report("invalid-field", f"this ref has no `{side}`; add `\"{side}\": {{\"line\": N, \"str\": \"...\"}}`", ref_path, ref)
+            return None
+        value = ref_value[side]
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"`{side}` must be an object with `line` and `str`, not {kind_of(value)}", path, ref)
+            return None
+        self.unknown_keys(value, BOUNDARY_KEYS, path, f"`{side}`")
+        line, text, ok = value.get("line"), value.get("str"), True
+        if "line" not in value:
+            self.report("invalid-field", f"`{side}` has no `line`; add the 1-based line number", path, ref)
+            ok = False
+        elif not isinstance(line, int) or isinstance(line, bool):
+            hint = f"; write {int(line)}" if isinstance(line, float) and line.is_integer() else ""
+            self.report("invalid-field", f"`line` must be an integer, not {kind_of(line)} ({show(line)}){hint}", path + ("line",), ref)
+            ok = False
+        if "str" not in value:
+            self.report("invalid-field", f"`{side}` has no `str`; add the boundary string", path, ref)
+            ok = False
+        elif not isinstance(text, str):
+            self.report("invalid-field", f"`str` must be a string, not {kind_of(text)} ({show(text)})", path + ("str",), ref)
+            ok = False
+        return Boundary(line, text, path) if ok else None  # type: ignore[arg-type]
+
+    def resolve(self, ref: Ref) -> None:
+        assert ref.doc_path is not None and ref.start is not None and ref.end is not None
+        document = self.session.by_path.get(ref.doc_path)
+        if document is None:
+            known = ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
+            self.report("unknown-path", f"no document has the path {show(ref.doc_path)}; the session's documents are {known}", ref.json_path + ("path",), ref)
+            return
+        ref.document = document
+        failed = False
+        for boundary in (ref.start, ref.end):
+            failed = not self.find_boundary(boundary, document, ref) or failed
+        if ref.start.line > ref.end.line:
+            self.report("lines-reversed", f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap them or fix the lines", ref.start.json_path + ("line",), ref)
+            failed = True
+        if failed:
+            return
+        start_col = ref.start.column
+        end_col = ref.end.column + len(ref.end.str)  # exclusive
+        if ref.start.line == ref.end.line and start_col >= end_col:
+            self.report("boundary-order", f"start {show(ref.start.str)} (column {start_col + 1}) comes after the end of end {show(ref.end.str)} on line {ref.start.line} of {name(document.path)}; the span would be empty. Swap or change the boundaries", ref.start.json_path + ("str",), ref)
+            return
+        begin = document.offset(ref.start.line, start_col)
+        finish = document.offset(ref.end.line, end_col)
+        ref.span = (begin, finish)
+        ref.text = document.content[begin:finish]
+        ref.valid = True
+
+    def find_boundary(self, boundary: Boundary, document: Document, ref: Ref) -> bool:
+        lines = document.lines
+        side = boundary.json_path[-1]
+        if not 1 <= boundary.line <= len(lines):
+            count = len(lines)
+            self.report("line-out-of-range", f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} line{'s' if count != 1 else ''} (1 to {count})", boundary.json_path + ("line",), ref)
+            return False
+        if boundary.str == "":
+            self.report("boundary-empty", f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, unique on line {boundary.line}", boundary.json_path + ("str",), ref)
+            return False
+        line = lines[boundary.line - 1]
+        boundary.occurrences, boundary.occurrence_count = occurrences(line, boundary.str)
+        if boundary.occurrence_count == 0:
+            self.report("boundary-not-found", f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the line number and the exact text (matching is exact, case and accents included)", boundary.json_path + ("str",), ref)
+            return False
+        if boundary.occurrence_count > 1:
+            self.report("boundary-ambiguous", f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of {name(document.path)}; extend it until it is unique", boundary.json_path + ("str",), ref)
+            return False
+        return True
+
+    def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
+        path = ref.json_path
+        if "polarity" not in value:
+            self.report("bad-polarity", 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`', path, ref)
+        else:
+            polarity = ref.polarity = value["polarity"]
+            if polarity not in POLARITIES or not isinstance(polarity, str):
+                self.report("bad-polarity", f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"', path + ("polarity",), ref)
+        if "confidence" not in value:
+            self.report("bad-confidence", 'this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)', path, ref)
+            return
+        confidence = ref.confidence = value["confidence"]
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            self.report("bad-confidence", f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)})", path + ("confidence",), ref)
+        elif not math.isfinite(confidence):
+            self.report("bad-confidence", "`confidence` is too large to be a finite number; it must be from 0 to 1", path + ("confidence",), ref)
+        elif not 0 <= confidence <= 1:
+            hint = f"; for a percentage write {confidence / 100:g}" if 1 < confidence <= 100 else ""
+            self.report("bad-confidence", f"`confidence` {show(confidence)} is outside [0, 1]{hint}", path + ("confidence",), ref)
+        elif confidence < LOW_CONFIDENCE:
+            self.report("low-confidence", f"`confidence` {show(confidence)} is below {LOW_CONFIDENCE}: such a weak source is usually better omitted", path + ("confidence",), ref)
+
+
+def _pointer(path: Path) -> str:
+    return "`" + (pointer(path) or "/") + "`"
+
+
+def check(root: Any) -> tuple[Session, list[Finding]]:
+    """Check a session's plain JSON value: the model and every finding, in file order."""
+    checker = _Checker()
+    checker.check(root)
+    return checker.session, checker.findings

@@ -1,0 +1,140 @@
+"""The model of a checked session: documents, annotations, refs, sources and findings.
+
+Every object carries the JSON path of the value it came from, so that a caller can find
+its place in the file; nothing here knows about files, positions or editors.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import accumulate
+from typing import Any
+
+Path = tuple[str | int, ...]
+
+
+def pointer(path: Path) -> str:
+    """The RFC 6901 JSON pointer of a path (``/annotations/0/claim/start/str``)."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One broken rule, on the JSON value at ``path``."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: Path
+    ref: Ref | None = None  # the ref it is about, for boundary findings
+    extent: tuple[int, int] | None = None  # set for findings that are not on a value
+
+    @property
+    def pointer(self) -> str:
+        return pointer(self.path)
+
+
+@dataclass(slots=True)
+class Document:
+    """A document of the session; its lines are ``content.split("\\n")``."""
+
+    path: str
+    content: str
+    json_path: Path
+    _lines: list[str] | None = None
+    _line_starts: list[int] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.content.split("\n")
+        return self._lines
+
+    @property
+    def line_starts(self) -> list[int]:
+        """The content offset where each line starts (index 0 is line 1)."""
+        if self._line_starts is None:
+            self._line_starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
+        return self._line_starts
+
+    def offset(self, line: int, column: int) -> int:
+        """Content offset of a 1-based line and a 0-based column on it."""
+        return self.line_starts[line - 1] + column
+
+    def line_of_offset(self, offset: int) -> int:
+        """The 1-based line holding a content offset."""
+        return bisect_right(self.line_starts, offset)
+
+
+@dataclass(slots=True)
+class Boundary:
+    """``start`` or ``end`` of a ref, and where its ``str`` was found on its line."""
+
+    line: int
+    str: str
+    json_path: Path
+    occurrences: list[int] = field(default_factory=list)  # columns, counted overlapping
+    occurrence_count: int = 0
+
+    @property
+    def resolved(self) -> bool:
+        return self.occurrence_count == 1
+
+    @property
+    def column(self) -> int:
+        """Column of the first character of the unique occurrence."""
+        return self.occurrences[0]
+
+
+@dataclass(slots=True)
+class Ref:
+    """A claim or a source: a span of a document named by path and two boundaries."""
+
+    json_path: Path
+    annotation: Annotation
+    raw: Any
+    doc_path: str | None = None
+    start: Boundary | None = None
+    end: Boundary | None = None
+    document: Document | None = None
+    valid: bool = False
+    text: str | None = None
+    # Content offsets of the resolved span, end exclusive.
+    span: tuple[int, int] | None = None
+    # Source-only metadata, as written (None when missing).
+    polarity: Any = None
+    confidence: Any = None
+
+    @property
+    def is_source(self) -> bool:
+        return self.json_path[-2:-1] == ("sources",)
+
+    @property
+    def well_formed(self) -> bool:
+        return self.start is not None and self.end is not None
+
+
+@dataclass(slots=True)
+class Annotation:
+    json_path: Path
+    claim: Ref | None = None
+    sources: list[Ref] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Session:
+    """A session with its documents, annotations and every ref in file order."""
+
+    documents: list[Document] = field(default_factory=list)
+    by_path: dict[str, Document] = field(default_factory=dict)
+    annotations: list[Annotation] = field(default_factory=list)
+    refs: list[Ref] = field(default_factory=list)
+    shape: str = "spec"  # "spec" ({documents, annotations}) or "cli" ({session, annotations})
