@@ -156,7 +156,7 @@ def generate(
     sources = [p for p in docs if p != "article"]
     out = Generated({})
     annotation_values = []
-    for a in range(annotations):
+    for _ in range(annotations):
         made = make_ref(rng, "article", docs["article"], max_lines=1)
         if made is None:
             continue
@@ -164,7 +164,7 @@ def generate(
         base = f"/annotations/{len(annotation_values)}"
         annotation = {"claim": claim, "sources": []}
         plan = [("claim", claim, "article", claim_text)]
-        for s in range(rng.choice([1, 1, 2, 2, 3])):
+        for _ in range(rng.choice([1, 1, 2, 2, 3])):
             path = rng.choice(sources)
             made = make_ref(rng, path, docs[path])
             if made is None:

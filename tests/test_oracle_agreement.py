@@ -4,11 +4,12 @@ import json
 import random
 
 import pytest
-from oracle import judge
-from sessiongen import generate
 
 from sourcecheck.analysis import Analysis
 from sourcecheck.cli import report_json
+
+from oracle import judge
+from sessiongen import generate
 
 
 def compare(text: str) -> None:

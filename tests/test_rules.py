@@ -3,11 +3,12 @@
 import json
 
 import pytest
-from helpers import analyze, claim, codes, session, source
 
 from sourcecheck.analysis import Analysis
 from sourcecheck.rules import ALL_CODES, SEVERITY, occurrences
 from sourcecheck.session import Severity
+
+from helpers import analyze, claim, codes, session, source
 
 
 def refs(analysis):

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .display import visible
 from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer

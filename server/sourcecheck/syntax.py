@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring
-from typing import Any, Iterator
+from typing import Any
 
 Path = tuple[str | int, ...]
 
