@@ -1,0 +1,1 @@
+"""The sourcecheck language server: live checking of SourceCheck sessions in an editor."""

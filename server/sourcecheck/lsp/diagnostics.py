@@ -1,0 +1,118 @@
+"""Diagnostics: every finding of RULES.md on the exact JSON value, as you type.
+
+Clients that can pull diagnostics (``textDocument/diagnostic``) get them by pull, the
+others by push; never both, or an editor shows each twice. An ambiguous boundary lists
+every occurrence in ``relatedInformation``, pointing into the document's ``content``.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..display import shorten, visible
+from ..session import Finding, Severity
+from .convert import lsp_range
+from .documents import OpenDocument
+from .server import SourceCheckServer, guarded
+
+SEVERITIES = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+
+def occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[types.DiagnosticRelatedInformation]:
+    """Where each occurrence of an ambiguous boundary sits inside the content string."""
+    ref = finding.ref
+    analysis = document.analysis
+    if ref is None or ref.document is None:
+        return []
+    boundary = ref.start if finding.path[-2:-1] == ("start",) else ref.end
+    if boundary is None:
+        return []
+    line = ref.document.lines[boundary.line - 1]
+    related = []
+    for index, column in enumerate(boundary.occurrences):
+        begin = ref.document.offset(boundary.line, column)
+        extent = analysis.content_extent(ref.document, begin, begin + len(boundary.str))
+        if extent is None:
+            continue
+        context = visible(line[max(0, column - 15) : column + len(boundary.str) + 15])
+        related.append(
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri=document.uri, range=lsp_range(analysis.span(*extent, ls.encoding))),
+                message=f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: …{shorten(context, 60)}…",
+            )
+        )
+    return related
+
+
+def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
+    if not document.is_session:
+        return []
+    analysis = document.analysis
+    found = []
+    for finding in analysis.findings:
+        diagnostic = types.Diagnostic(
+            range=lsp_range(analysis.finding_span(finding, ls.encoding)),
+            message=finding.message,
+            severity=SEVERITIES[finding.severity],
+            code=finding.code,
+            source="sourcecheck",
+        )
+        if finding.code == "boundary-ambiguous":
+            diagnostic.related_information = occurrence_locations(ls, document, finding)
+        found.append(diagnostic)
+    return found
+
+
+def publish(ls: SourceCheckServer, document: OpenDocument) -> None:
+    version = document.version
+    if not document.is_session and document.uri not in ls.published:
+        return  # other JSON files hear nothing from us
+    items = diagnostics_for(ls, document)
+    ls.published.add(document.uri)
+    # Publish only if this is still the newest version: an old result never follows a new one.
+    if ls.documents.get(document.uri) is document and document.version == version:
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=document.uri, diagnostics=items, version=version))
+
+
+def choose_mode(ls: SourceCheckServer) -> None:
+    """Register pull diagnostics only for clients that ask for them (called at initialize)."""
+    if not ls.pull_diagnostics:
+        return
+
+    @ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False))
+    @guarded(types.RelatedFullDocumentDiagnosticReport(items=[]))
+    def pull(ls: SourceCheckServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        document = ls.documents.get(params.text_document.uri)
+        if document is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        result_id = f"{id(document)}:{document.version}"
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, document), result_id=result_id)
+
+
+def register(server: SourceCheckServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
+    def did_open(ls: SourceCheckServer, params: types.DidOpenTextDocumentParams) -> None:
+        document = ls.documents.get(params.text_document.uri)
+        if document is not None and not ls.pull_diagnostics:
+            publish(ls, document)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
+    def did_change(ls: SourceCheckServer, params: types.DidChangeTextDocumentParams) -> None:
+        document = ls.documents.get(params.text_document.uri)
+        if document is not None and not ls.pull_diagnostics:
+            publish(ls, document)  # also clears them if the file stopped being a session
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded()
+    def did_close(ls: SourceCheckServer, params: types.DidCloseTextDocumentParams) -> None:
+        if not ls.pull_diagnostics and params.text_document.uri in ls.published:
+            ls.published.discard(params.text_document.uri)
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))

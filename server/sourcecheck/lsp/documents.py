@@ -1,0 +1,90 @@
+"""Open documents: their text kept in step with the editor, and one analysis per version.
+
+The server keeps its own text rather than pygls's workspace copy, because that copy finds
+lines with ``str.splitlines`` (which also breaks at U+2028 and friends) and would apply an
+editor's edits at the wrong place in a session holding such characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from ..analysis import Analysis, looks_like_session
+from ..positions import Encoding, LineTable, Position
+
+SESSION_SUFFIX = ".sourcecheck.json"
+
+
+@dataclass
+class OpenDocument:
+    uri: str
+    version: int
+    text: str
+    _lines: LineTable | None = field(default=None, repr=False)
+    _analysis: Analysis | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> LineTable:
+        if self._lines is None:
+            self._lines = LineTable(self.text)
+        return self._lines
+
+    @property
+    def analysis(self) -> Analysis:
+        """The analysis of this version, computed on first use and shared by every feature."""
+        if self._analysis is None:
+            self._analysis = Analysis(self.text)
+            self._analysis.__dict__["lines"] = self.lines  # one line table per version
+        return self._analysis
+
+    @property
+    def is_session(self) -> bool:
+        """Ours to check: a ``*.sourcecheck.json`` file or JSON with the session shape."""
+        if self.uri.endswith(SESSION_SUFFIX):
+            return True
+        return looks_like_session(self.text) and self.analysis.is_session
+
+    def apply(self, change: types.TextDocumentContentChangeEvent, encoding: Encoding) -> None:
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            lines = self.lines
+            start = lines.offset(Position(change.range.start.line, change.range.start.character), encoding)
+            end = lines.offset(Position(change.range.end.line, change.range.end.character), encoding)
+            self.text = self.text[:start] + change.text + self.text[max(start, end) :]
+        else:
+            self.text = change.text
+        self._lines = None
+        self._analysis = None
+
+
+class DocumentStore:
+    """The documents the editor has open, by URI."""
+
+    def __init__(self) -> None:
+        self._documents: dict[str, OpenDocument] = {}
+
+    def open(self, item: types.TextDocumentItem) -> OpenDocument:
+        document = OpenDocument(item.uri, item.version, item.text)
+        self._documents[item.uri] = document
+        return document
+
+    def change(self, params: types.DidChangeTextDocumentParams, encoding: Encoding) -> OpenDocument | None:
+        document = self._documents.get(params.text_document.uri)
+        if document is None:
+            return None
+        for change in params.content_changes:
+            document.apply(change, encoding)
+        document.version = params.text_document.version
+        return document
+
+    def close(self, uri: str) -> None:
+        self._documents.pop(uri, None)
+
+    def get(self, uri: str) -> OpenDocument | None:
+        return self._documents.get(uri)
+
+    def session(self, uri: str) -> OpenDocument | None:
+        """The open document at ``uri`` if it is a session, else None."""
+        document = self._documents.get(uri)
+        return document if document is not None and document.is_session else None

@@ -1,0 +1,160 @@
+"""Builds the language server from its feature modules and starts it.
+
+    sourcecheck-ls            LSP over stdio (``--stdio`` is accepted: clients append it)
+    sourcecheck-ls --tcp      LSP over TCP, for debugging (``--host``, ``--port``)
+    python -m sourcecheck.lsp
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .. import __version__
+from ..positions import Encoding
+from .convert import core_position, encoding_of
+from .documents import DocumentStore, OpenDocument
+
+log = logging.getLogger("sourcecheck")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class SourceCheckProtocol(LanguageServerProtocol):
+    """pygls's protocol, with text synchronisation done by our own :class:`DocumentStore`."""
+
+    _server: SourceCheckServer
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):  # type: ignore[override]
+        self._server.documents.open(params.text_document)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):  # type: ignore[override]
+        self._server.documents.change(params, self._server.encoding)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+        self._server.documents.close(params.text_document.uri)
+
+
+class SourceCheckServer(LanguageServer):
+    """The server's state: open documents and what was negotiated with the client."""
+
+    def __init__(self) -> None:
+        super().__init__("sourcecheck", __version__, protocol_cls=SourceCheckProtocol, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.documents = DocumentStore()
+        self.encoding: Encoding = Encoding.UTF16
+        self.pull_diagnostics = False
+        self.markdown = True
+        self.document_changes = False
+        self.published: set[str] = set()  # URIs holding pushed diagnostics
+
+    def session(self, uri: str) -> OpenDocument | None:
+        return self.documents.session(uri)
+
+    def offset(self, document: OpenDocument, position: types.Position) -> int:
+        return document.lines.offset(core_position(position), self.encoding)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # Errors go to the log, never to a pop-up in the user's face.
+        log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+
+
+def guarded(fallback: Any = None) -> Callable[[F], F]:
+    """Run a handler so that a failure is logged and answered with ``fallback``, never fatal."""
+
+    def decorate(handler: F) -> F:
+        @functools.wraps(handler)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except Exception:
+                log.exception("%s failed", handler.__name__)
+                return fallback
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+class ClientLogHandler(logging.Handler):
+    """Sends log records to the client's log (``window/logMessage``)."""
+
+    LEVELS = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning, logging.INFO: types.MessageType.Info}
+
+    def __init__(self, server: LanguageServer) -> None:
+        super().__init__(logging.INFO)
+        self.server = server
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            kind = self.LEVELS.get(record.levelno, types.MessageType.Log)
+            self.server.window_log_message(types.LogMessageParams(type=kind, message=self.format(record)))
+        except Exception:  # the transport may be gone; stderr still has it
+            pass
+
+
+def build_server() -> SourceCheckServer:
+    from . import actions, diagnostics, hover
+
+    server = SourceCheckServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        ls.encoding = encoding_of(ls.workspace.position_encoding)
+        text = caps.text_document
+        formats = text.hover.content_format if text and text.hover else None
+        ls.markdown = formats is None or types.MarkupKind.Markdown in formats
+        ls.pull_diagnostics = bool(text and text.diagnostic)
+        edit = caps.workspace.workspace_edit if caps.workspace else None
+        ls.document_changes = bool(edit and edit.document_changes)
+        diagnostics.choose_mode(ls)
+        log.info("sourcecheck %s: %s positions, %s diagnostics", __version__, ls.encoding.value, "pull" if ls.pull_diagnostics else "push")
+
+    diagnostics.register(server)
+    hover.register(server)
+    actions.register(server)
+    return server
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sourcecheck-ls", description="The SourceCheck language server: live checking of SourceCheck sessions.")
+    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
+    parser.add_argument("--tcp", action="store_true", help="listen for one client over TCP instead, for debugging")
+    parser.add_argument("--host", default="127.0.0.1", help="TCP host (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"), help="how much to log to stderr and the client")
+    parser.add_argument("--version", action="version", version=f"sourcecheck-ls {__version__}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # stdout carries the protocol: every log line goes to stderr (and the client's log).
+    logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    server = build_server()
+    client_log = ClientLogHandler(server)
+    client_log.setFormatter(logging.Formatter("%(message)s"))
+    log.addHandler(client_log)
+    if args.tcp:
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+    return 0
