@@ -166,3 +166,19 @@ def value_at(root: Any, pointer: str) -> Any:
 
 def session_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+class started:
+    """``async with started(capabilities) as editor``: a server for one custom client."""
+
+    def __init__(self, capabilities: types.ClientCapabilities) -> None:
+        self.capabilities = capabilities
+
+    async def __aenter__(self) -> Editor:
+        self.client = await SERVER.start()
+        result = await self.client.initialize_session(types.InitializeParams(capabilities=self.capabilities))
+        return Editor(self.client, result)
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.shutdown_session()
+        await self.client.stop()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .rules import occurrences
 from .session import Boundary, Ref
 
-WORD_SLACK = 3
+WORD_SLACK = 4
 """How many characters longer than the shortest unique string a word-boundary stop may be."""
 
 

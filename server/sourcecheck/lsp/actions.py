@@ -35,6 +35,8 @@ def title(extension: Extension) -> str:
     if extension.span_text is not None:
         span = visible(shorten(extension.span_text, TITLE_WIDTH))
         return f'Extend {extension.side} to "{new}": cites "{span}"'
+    if extension.forward is False:
+        return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}: the span would run backward)'
     return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}, column {extension.column + 1})'
 
 
