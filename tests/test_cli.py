@@ -137,3 +137,47 @@ def test_every_broken_fixture_exits_with_its_codes_class():
         code = path.name.split(".")[0]
         payload = json.loads(run("--json", path).stdout)
         assert code in {f["code"] for f in payload["findings"]}, path.name
+
+
+def test_github_format_prints_workflow_annotations():
+    path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
+    result = run("--format", "github", path)
+    assert result.returncode == 1
+    (line,) = result.stdout.decode().splitlines()
+    assert line.startswith(f"::error file={path},line=18,col=18,endLine=18,endColumn=23,title=sourcecheck boundary-ambiguous::")
+    assert line.endswith("occurs twice on line 2 of `article`; extend it until it is unique")
+
+
+def test_github_format_escapes_what_would_break_a_workflow_command(tmp_path):
+    target = tmp_path / "a,b:c.json"
+    target.write_text('{"documents": [], "annotations": [], "x%\\n": 1}')
+    line = run("--format", "github", target).stdout.decode().strip()
+    assert "file=" + str(tmp_path).replace(":", "%3A").replace(",", "%2C") + "/a%2Cb%3Ac.json" in line
+    assert "::warning " in line and "%25" in line and "\n" not in line
+
+
+def test_sarif_format_is_a_sarif_2_1_0_log():
+    files = [FIXTURES / "broken" / "unknown-path.sourcecheck.json", FIXTURES / "broken" / "low-confidence.sourcecheck.json", FIXTURES / "missing.json"]
+    result = run("--format", "sarif", *files)
+    assert result.returncode == 2
+    log = json.loads(result.stdout)
+    assert log["version"] == "2.1.0"
+    (run_,) = log["runs"]
+    assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= {"unknown-path", "low-confidence"}
+    assert [(r["ruleId"], r["level"]) for r in run_["results"]] == [("unknown-path", "error"), ("low-confidence", "note"), ("unreadable", "error")]
+    region = run_["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 27, "startColumn": 19, "endLine": 27, "endColumn": 27}
+
+
+def test_many_files_with_jobs_keep_their_order_and_the_worst_exit(tmp_path):
+    files = sorted((FIXTURES / "broken").glob("*.json"))
+    one = json.loads(run("--json", "--jobs", "1", *files).stdout)
+    many = json.loads(run("--json", "--jobs", "2", *files).stdout)
+    assert one == many
+    assert [f["file"] for f in many["files"]] == [str(f) for f in files]
+    assert many["exit_code"] == 2
+
+
+def test_the_pre_commit_hook_runs_sourcecheck_on_session_files():
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "entry: sourcecheck" in text and "files: \\.sourcecheck\\.json$" in text and "language: python" in text

@@ -2,6 +2,7 @@
 
     sourcecheck FILE...            findings as FILE:LINE:COL lines, then a summary
     sourcecheck --json FILE        one JSON object (RULES.md), exit code inside
+    sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
 
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
@@ -11,15 +12,18 @@ schema error or unreadable input; with several files, the worst of them.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from . import __version__
 from .analysis import Analysis
+from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_results
 from .display import visible
 from .positions import Encoding
 from .session import Finding, Severity, pointer
@@ -41,23 +45,25 @@ class Checked:
         return 2 if self.analysis is None else self.analysis.exit_code
 
 
-def read_input(name: str, stdin: Any = None) -> Checked:
-    """Read and check one file (``-`` is standard input); never raises for bad input."""
-    shown = "<stdin>" if name == "-" else name
+def read_input(name: str) -> Checked:
+    """Read and check one file; never raises for bad input."""
     try:
-        if name == "-":
-            data = (stdin or sys.stdin.buffer).read()
-        else:
-            with open(name, "rb") as handle:
-                data = handle.read()
+        with open(name, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
-        return Checked(shown, unreadable="no such file")
+        return Checked(name, unreadable="no such file")
     except IsADirectoryError:
-        return Checked(shown, unreadable="is a directory, not a session file")
+        return Checked(name, unreadable="is a directory, not a session file")
     except PermissionError:
-        return Checked(shown, unreadable="permission denied")
+        return Checked(name, unreadable="permission denied")
     except OSError as error:
-        return Checked(shown, unreadable=error.strerror or str(error))
+        return Checked(name, unreadable=error.strerror or str(error))
+    return check_bytes(name, data)
+
+
+def check_bytes(name: str, data: bytes) -> Checked:
+    """Check the bytes of one input (``-`` is standard input)."""
+    shown = "<stdin>" if name == "-" else name
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -177,6 +183,40 @@ def report_human(checked: Checked, style: Style, out: TextIO) -> None:
 
 # --- main -------------------------------------------------------------------------
 
+FORMATS = ("human", "json", "github", "sarif")
+
+
+@dataclass
+class Rendered:
+    """One file's report in the chosen format, made where it was checked (maybe a worker)."""
+
+    exit_code: int
+    text: str = ""  # human or github lines
+    payload: Any = None  # the --json object, or SARIF results
+    note: str | None = None  # the one line for stderr
+
+
+def render(name: str, data: bytes | None, fmt: str, colour: bool) -> Rendered:
+    checked = read_input(name) if data is None else check_bytes(name, data)
+    note = f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}" if (checked.unreadable or checked.warning) else None
+    result = Rendered(checked.exit_code, note=note)
+    if fmt == "json":
+        result.payload = report_json(checked)
+    elif fmt == "sarif":
+        result.payload = sarif_results(checked.name, checked.analysis, checked.unreadable)
+    elif fmt == "github":
+        lines = github_lines(checked.name, checked.analysis) if checked.analysis else [github_unreadable(checked.name, checked.unreadable or "")]
+        result.text = "".join(line + "\n" for line in lines)
+    else:
+        out = io.StringIO()
+        report_human(checked, Style(colour), out)
+        result.text = out.getvalue()
+    return result
+
+
+def _render_job(job: tuple[str, str, bool]) -> Rendered:
+    return render(job[0], None, job[1], job[2])
+
 
 def use_colour(choice: str, stream: TextIO) -> bool:
     if choice == "always":
@@ -193,10 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or unreadable input.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object (the form RULES.md fixes) instead of text")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="check N files at a time (default: the number of cores)")
     parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help="colour the text output (default: auto, off when piped or NO_COLOR is set)")
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
+
+
+def check_all(files: list[str], fmt: str, colour: bool, jobs: int) -> list[Rendered]:
+    stdin_data = sys.stdin.buffer.read() if "-" in files else None
+    on_disk = [name for name in files if name != "-"]
+    rendered: dict[str, Rendered] = {}
+    if jobs > 1 and len(on_disk) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
+            for name, result in zip(on_disk, pool.map(_render_job, [(n, fmt, colour) for n in on_disk]), strict=True):
+                rendered[name] = result
+    return [render(name, stdin_data, fmt, colour) if name == "-" else rendered.get(name) or render(name, None, fmt, colour) for name in files]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,27 +258,29 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     args = build_parser().parse_args(argv)
+    fmt = args.format or ("json" if args.json else "human")
     files = args.files or ["-"]
-    if files == ["-"] and sys.stdin is not None and sys.stdin.isatty():
+    if "-" in files and sys.stdin is not None and sys.stdin.isatty():
         sys.stderr.write("sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n")
         return 2
-    results = [read_input(name) for name in files]
-    for checked in results:
-        if checked.unreadable:
-            sys.stderr.write(f"sourcecheck: {checked.name}: {checked.unreadable}\n")
-        elif checked.warning:
-            sys.stderr.write(f"sourcecheck: {checked.name}: {checked.warning}\n")
-    worst = max(checked.exit_code for checked in results)
-    if args.json:
+    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs)
+    for result in results:
+        if result.note:
+            sys.stderr.write(result.note + "\n")
+    worst = max(result.exit_code for result in results)
+    names = ["<stdin>" if name == "-" else name for name in files]
+    if fmt == "json":
         if len(results) == 1:
-            payload = report_json(results[0])
+            payload = results[0].payload
         else:
-            payload = {"exit_code": worst, "files": [{"file": c.name, **report_json(c)} for c in results]}
+            payload = {"exit_code": worst, "files": [{"file": name, **r.payload} for name, r in zip(names, results, strict=True)]}
         sys.stdout.write(dump_json(payload) + "\n")
+    elif fmt == "sarif":
+        sys.stdout.write(dump_json(sarif_log([item for r in results for item in r.payload])) + "\n")
     else:
-        style = Style(use_colour(args.color, sys.stdout))
-        for checked in results:
-            report_human(checked, style, sys.stdout)
+        for result in results:
+            sys.stdout.write(result.text)
     sys.stdout.flush()
     return worst
 
