@@ -140,3 +140,12 @@ async def test_a_syntax_error_is_reported_where_it_is(editor):
     (diagnostic,) = await editor.diagnostics(uri)
     assert diagnostic.code == "invalid-json" and "trailing comma" in diagnostic.message
     assert editor.range_text(uri, diagnostic.range) == ","
+
+
+async def test_the_status_summary_counts_refs_and_failures(editor, client):
+    path = FIXTURES / "broken" / "unknown-path.sourcecheck.json"
+    editor.open(path.as_uri(), path.read_text())
+    answer = await client.protocol.send_request_async("sourcecheck/summary", {"uri": path.as_uri()})
+    assert (answer.refs, answer.resolved, answer.failing, answer.errors, answer.warnings) == (2, 1, 1, 1, 0)
+    editor.open("file:///x/package.json", '{"name": "x"}')
+    assert await client.protocol.send_request_async("sourcecheck/summary", {"uri": "file:///x/package.json"}) is None

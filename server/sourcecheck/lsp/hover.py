@@ -85,7 +85,7 @@ def describe_ref(out: RichText, analysis: Analysis, ref: Ref, part: tuple) -> No
     else:
         out.para(out.strong(f"{role} does not resolve"))
         for message in ref_findings(analysis, ref):
-            out.para("• ", visible(message) if not out.markdown else out.code(message))
+            out.para("• ", out.text(message))
         for boundary in (ref.start, ref.end):
             describe_failed_boundary(out, ref, boundary)
     if ref.is_source:

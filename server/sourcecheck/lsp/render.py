@@ -44,6 +44,11 @@ class RichText:
             return text
         return "**" + _MARKDOWN_SPECIAL.sub(r"\\\1", text) + "**"
 
+    def text(self, text: str) -> str:
+        """Prose that may quote untrusted values (a finding's message): escaped, one line."""
+        shown = visible(text)
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", shown) if self.markdown else shown
+
     def para(self, *parts: str) -> None:
         self.blocks.append("".join(parts))
 

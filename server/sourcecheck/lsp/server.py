@@ -110,7 +110,7 @@ class ClientLogHandler(logging.Handler):
 
 
 def build_server() -> SourceCheckServer:
-    from . import actions, diagnostics, hover
+    from . import actions, diagnostics, hover, status
 
     server = SourceCheckServer()
 
@@ -130,6 +130,7 @@ def build_server() -> SourceCheckServer:
     diagnostics.register(server)
     hover.register(server)
     actions.register(server)
+    status.register(server)
     return server
 
 

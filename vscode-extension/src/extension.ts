@@ -1,0 +1,179 @@
+// SourceCheck for VS Code: starts the sourcecheck-ls language server for session files
+// and shows, in the status bar, the server's state and how the active session's refs fare.
+
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
+
+interface ServerCommand {
+  command: string;
+  args: string[];
+  origin: string;
+}
+
+interface Summary {
+  refs: number;
+  resolved: number;
+  failing: number;
+  errors: number;
+  warnings: number;
+}
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let status: vscode.StatusBarItem;
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function canImport(python: string): boolean {
+  const result = spawnSync(python, ["-c", "import sourcecheck.lsp"], { timeout: 15000 });
+  return result.status === 0;
+}
+
+/** The command that starts the server, or a message saying how to get one. */
+export function findServer(config: vscode.WorkspaceConfiguration): ServerCommand | string {
+  const path = (config.get<string>("server.path") ?? "").trim();
+  if (path) {
+    const resolved = isAbsolute(path) ? path : onPath(path);
+    if (!resolved) {
+      return `The command "${path}" set in sourcecheck.server.path was not found. Set it to the full path of sourcecheck-ls, or clear it.`;
+    }
+    return { command: resolved, args: [], origin: "sourcecheck.server.path" };
+  }
+  const interpreter = (config.get<string>("interpreter") ?? "").trim();
+  if (interpreter) {
+    if (!canImport(interpreter)) {
+      return `The Python in sourcecheck.interpreter (${interpreter}) cannot import sourcecheck. Install it there with: ${interpreter} -m pip install sourcecheck`;
+    }
+    return { command: interpreter, args: ["-m", "sourcecheck.lsp"], origin: "sourcecheck.interpreter" };
+  }
+  const installed = onPath("sourcecheck-ls");
+  if (installed) {
+    return { command: installed, args: [], origin: "PATH" };
+  }
+  for (const python of ["python3", "python"]) {
+    if (onPath(python) && canImport(python)) {
+      return { command: python, args: ["-m", "sourcecheck.lsp"], origin: `${python} on PATH` };
+    }
+  }
+  return "No SourceCheck language server was found. Install the Python package (pip install sourcecheck) so that sourcecheck-ls is on PATH, or set sourcecheck.interpreter to a Python that has it.";
+}
+
+function showStatus(text: string, tooltip: string, error = false): void {
+  status.text = text;
+  status.tooltip = tooltip;
+  status.backgroundColor = error ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+  status.show();
+}
+
+async function refreshSummary(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || client.state !== State.Running) return;
+  if (!editor || !["json", "jsonc"].includes(editor.document.languageId)) {
+    showStatus("$(check) SourceCheck", "SourceCheck language server: running");
+    return;
+  }
+  try {
+    const summary = await client.sendRequest<Summary | null>("sourcecheck/summary", { uri: editor.document.uri.toString() });
+    if (!summary) {
+      showStatus("$(check) SourceCheck", "SourceCheck language server: running (this file is not a session)");
+      return;
+    }
+    const failing = summary.failing;
+    const text = `${failing ? "$(error)" : "$(check)"} ${summary.refs} refs, ${failing} failing`;
+    showStatus(text, `SourceCheck: ${summary.resolved} of ${summary.refs} refs resolve; ${summary.errors} errors, ${summary.warnings} warnings`);
+  } catch (error) {
+    output.appendLine(`summary failed: ${String(error)}`);
+  }
+}
+
+async function startServer(context: vscode.ExtensionContext): Promise<void> {
+  const config = vscode.workspace.getConfiguration("sourcecheck");
+  const found = findServer(config);
+  if (typeof found === "string") {
+    output.appendLine(found);
+    showStatus("$(error) SourceCheck", found, true);
+    const choice = await vscode.window.showErrorMessage(`SourceCheck: ${found}`, "Open Settings", "Show Output");
+    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "sourcecheck");
+    if (choice === "Show Output") output.show();
+    return;
+  }
+  output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin})`);
+  const serverOptions: ServerOptions = {
+    run: { command: found.command, args: found.args, transport: TransportKind.stdio },
+    debug: { command: found.command, args: found.args, transport: TransportKind.stdio },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "json" },
+      { scheme: "file", language: "jsonc" },
+      { scheme: "untitled", language: "json" },
+      { scheme: "file", pattern: "**/*.sourcecheck.json" },
+    ],
+    outputChannel: output,
+    traceOutputChannel: output,
+  };
+  client = new LanguageClient("sourcecheck", "SourceCheck", serverOptions, clientOptions);
+  client.onDidChangeState((event) => {
+    if (event.newState === State.Starting) showStatus("$(sync~spin) SourceCheck", "SourceCheck language server: starting");
+    if (event.newState === State.Stopped) showStatus("$(error) SourceCheck", "SourceCheck language server: stopped (see SourceCheck: Show Output)", true);
+    if (event.newState === State.Running) void refreshSummary();
+  });
+  try {
+    await client.start();
+  } catch (error) {
+    const message = `the language server (${found.command}) could not start: ${String(error)}. Check sourcecheck.server.path / sourcecheck.interpreter.`;
+    output.appendLine(message);
+    const choice = await vscode.window.showErrorMessage(`SourceCheck: ${message}`, "Open Settings", "Show Output");
+    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "sourcecheck");
+    if (choice === "Show Output") output.show();
+  }
+  context.subscriptions.push({ dispose: () => void client?.stop() });
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("SourceCheck", { log: true });
+  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  status.command = "sourcecheck.showOutput";
+  context.subscriptions.push(output, status);
+  context.subscriptions.push(
+    vscode.commands.registerCommand("sourcecheck.showOutput", () => output.show()),
+    vscode.commands.registerCommand("sourcecheck.restartServer", async () => {
+      output.appendLine("restarting the server");
+      if (client) {
+        await client.stop().catch(() => undefined);
+        client = undefined;
+      }
+      await startServer(context);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(() => void refreshSummary()),
+    vscode.languages.onDidChangeDiagnostics((event) => {
+      const active = vscode.window.activeTextEditor?.document.uri.toString();
+      if (active && event.uris.some((uri) => uri.toString() === active)) void refreshSummary();
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (event.affectsConfiguration("sourcecheck.server.path") || event.affectsConfiguration("sourcecheck.interpreter")) {
+        await vscode.commands.executeCommand("sourcecheck.restartServer");
+      }
+    }),
+  );
+  await startServer(context);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}
