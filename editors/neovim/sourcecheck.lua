@@ -1,0 +1,22 @@
+-- sourcecheck for Neovim 0.11+: put this in your init.lua (or require it from there).
+-- Attaches to *.sourcecheck.json files and to JSON files whose top level holds "annotations".
+
+local function is_session(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name:match('%.sourcecheck%.json$') then
+    return true
+  end
+  local head = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, 400, false), '\n')
+  return head:find('"annotations"%s*:') ~= nil
+end
+
+vim.lsp.config('sourcecheck', {
+  cmd = { 'sourcecheck-ls' },
+  filetypes = { 'json' },
+  root_dir = function(bufnr, on_dir)
+    if is_session(bufnr) then
+      on_dir(vim.fs.root(bufnr, { '.git' }) or vim.fs.dirname(vim.api.nvim_buf_get_name(bufnr)))
+    end
+  end,
+})
+vim.lsp.enable('sourcecheck')

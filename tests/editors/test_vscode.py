@@ -1,0 +1,117 @@
+"""sourcecheck in real VS Code: code-server 4.99.4 with the built .vsix, driven in headless Chromium."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE_SERVER = ROOT / ".cache" / "code-server"
+VSIX = ROOT / "vscode-extension" / "sourcecheck.vsix"
+CHECK = Path(__file__).with_name("vscode_check.mjs")
+FIXTURE = ROOT / "fixtures" / "broken" / "boundary-ambiguous.sourcecheck.json"
+BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.editor
+
+
+def require(path: Path, what: str) -> None:
+    if not path.exists():
+        message = f"{what} is missing ({path}); scripts/test installs and builds it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
+    require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
+    require(VSIX, "the .vsix")
+    code_server = str(CODE_SERVER / "node_modules" / ".bin" / "code-server")
+    config, data, extensions, shots = tmp_path / "config.yaml", tmp_path / "data", tmp_path / "extensions", tmp_path / "shots"
+    workspace = tmp_path / "workspace"
+    for folder in (data / "User", extensions, shots, workspace):
+        folder.mkdir(parents=True)
+    shutil.copy(FIXTURE, workspace / FIXTURE.name)
+    port = free_port()
+    config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
+    (data / "User" / "settings.json").write_text(json.dumps({
+        "sourcecheck.server.path": server_path,
+        "security.workspace.trust.enabled": False,
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": False,
+        "editor.hover.delay": 100,
+    }))
+    common = [code_server, "--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(extensions)]
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "SOURCECHECK_WAIT_MS": str(wait_ms)}
+    subprocess.run([*common, "--install-extension", str(VSIX)], check=True, capture_output=True, env=env, timeout=120)
+    server = subprocess.Popen([*common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if b"alive" in urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read():
+                    break
+            except OSError:
+                time.sleep(0.3)
+        text = FIXTURE.read_text()
+        at = text.index('"the"') + 2
+        before = text[:at]
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        node_path = str(CODE_SERVER / "node_modules")
+        result = subprocess.run(
+            ["node", str(CHECK), f"http://127.0.0.1:{port}", str(workspace), FIXTURE.name, str(line), str(column), str(shots)],
+            capture_output=True, timeout=400, env={**env, "NODE_PATH": node_path}, cwd=CODE_SERVER,
+        )
+        try:
+            seen = json.loads(result.stdout.decode())
+        except json.JSONDecodeError:
+            pytest.fail(f"the browser script printed no result: {result.stdout[-500:]!r} {result.stderr.decode()[-2000:]}")
+        seen["shots"] = str(shots)
+        seen["text"] = (workspace / FIXTURE.name).read_text()  # saved by the script after the fix
+        return seen
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def assert_works(seen: dict) -> None:
+    assert seen["error"] is None, f"{seen['error']} (screenshots in {seen['shots']})"
+    assert "occurs twice on line 2 of `article`" in seen["problems"] or "occurs twice on line 2 of article" in seen["problems"]
+    assert "boundary-ambiguous" in seen["problems"]
+    assert "claim does not resolve" in seen["hover"] and "The the the end." in seen["hover"]
+    assert any('Extend start to "the the"' in title for title in seen["actions"]), seen["actions"]
+    assert any('Extend start to "the end"' in title for title in seen["actions"]), seen["actions"]
+    assert "boundary-ambiguous" not in seen["fixedProblems"]
+    assert '"the the"' in seen["text"]
+
+
+def test_vscode_shows_problems_hover_and_applies_the_quick_fix(tmp_path):
+    seen = run_vscode(tmp_path, str(BIN / "sourcecheck-ls"))
+    assert_works(seen)
+    keep = os.environ.get("SOURCECHECK_SCREENSHOTS")
+    if keep:
+        shutil.copytree(seen["shots"], keep, dirs_exist_ok=True)
+
+
+def test_the_vscode_check_fails_when_the_server_is_broken(tmp_path):
+    fake = tmp_path / "broken-ls"
+    fake.write_text("#!/bin/sh\nexit 3\n")
+    fake.chmod(0o755)
+    seen = run_vscode(tmp_path, str(fake), wait_ms=20000)
+    with pytest.raises(AssertionError):
+        assert_works(seen)
