@@ -27,8 +27,15 @@ def make_client() -> LanguageClient:
         client.published.append(params)  # type: ignore[attr-defined]
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+
+    def refresh(client: LanguageClient, params: None) -> None:
+        client.refreshes += 1  # type: ignore[attr-defined]
+
+    features[types.WORKSPACE_INLAY_HINT_REFRESH] = refresh
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = refresh
     client = LanguageClient(converter_factory=default_converter)
     client.published = []  # type: ignore[attr-defined]
+    client.refreshes = 0  # type: ignore[attr-defined]
     register_lsp_features(client, features)
     return client
 

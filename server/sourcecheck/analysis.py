@@ -14,7 +14,7 @@ from functools import cached_property
 
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, check, exit_code
-from .session import Document, Finding, Path, Ref, Session
+from .session import Annotation, Document, Finding, Path, Ref, Session
 from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, to_python
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
@@ -173,6 +173,45 @@ class Analysis:
 
     def refs_into(self, document: Document) -> list[Ref]:
         return [ref for ref in self.session.refs if ref.document is document]
+
+    def span_extent(self, ref: Ref) -> tuple[int, int] | None:
+        """File offsets of the text a valid ref cites, inside its document's ``content``."""
+        if not ref.valid or ref.document is None or ref.span is None:
+            return None
+        return self.content_extent(ref.document, *ref.span)
+
+    def refs_covering(self, document: Document, offset: int) -> list[Ref]:
+        """Valid refs whose cited span holds the content character at ``offset``."""
+        return [ref for ref in self.refs_into(document) if ref.valid and ref.span is not None and ref.span[0] <= offset < ref.span[1]]
+
+    def annotation_items(self) -> list[Node]:
+        """The nodes of the annotations array, in order (lazily decoded ones unexpanded)."""
+        root = self.tree.root
+        if not isinstance(root, JObject):
+            return []
+        member = root.member("annotations")
+        return member.value.items if member is not None and isinstance(member.value, JArray) else []
+
+    @cached_property
+    def _annotation_starts(self) -> list[int]:
+        return [item.start for item in self.annotation_items()]
+
+    @cached_property
+    def annotations_by_path(self) -> dict[Path, Annotation]:
+        return {annotation.json_path: annotation for annotation in self.session.annotations}
+
+    def annotations_between(self, start: int, end: int) -> list[int]:
+        """Indexes of the annotations whose text overlaps the offsets ``[start, end]``."""
+        items = self.annotation_items()
+        first = max(0, bisect_right(self._annotation_starts, start) - 1)
+        found = []
+        for index in range(first, len(items)):
+            item = items[index]
+            if item.start > end:
+                break
+            if item.end >= start:
+                found.append(index)
+        return found
 
     # -- duplicates
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import inspect
 import logging
 import sys
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..positions import Encoding
+from .config import Settings
 from .convert import core_position, encoding_of
 from .documents import DocumentStore, OpenDocument
 
@@ -63,6 +65,7 @@ class SourceCheckServer(LanguageServer):
         self.markdown = True
         self.document_changes = False
         self.published: set[str] = set()  # URIs holding pushed diagnostics
+        self.settings = Settings()
 
     def session(self, uri: str) -> OpenDocument | None:
         return self.documents.session(uri)
@@ -79,6 +82,18 @@ def guarded(fallback: Any = None) -> Callable[[F], F]:
     """Run a handler so that a failure is logged and answered with ``fallback``, never fatal."""
 
     def decorate(handler: F) -> F:
+        if inspect.iscoroutinefunction(handler):
+
+            @functools.wraps(handler)
+            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await handler(*args, **kwargs)
+                except Exception:
+                    log.exception("%s failed", handler.__name__)
+                    return fallback
+
+            return async_wrapper  # type: ignore[return-value]
+
         @functools.wraps(handler)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
@@ -110,7 +125,7 @@ class ClientLogHandler(logging.Handler):
 
 
 def build_server() -> SourceCheckServer:
-    from . import actions, diagnostics, hover, status
+    from . import actions, completion, config, diagnostics, hints, hover, lens, navigation, rename, status, symbols
 
     server = SourceCheckServer()
 
@@ -131,6 +146,13 @@ def build_server() -> SourceCheckServer:
     hover.register(server)
     actions.register(server)
     status.register(server)
+    config.register(server)
+    hints.register(server)
+    navigation.register(server)
+    completion.register(server)
+    rename.register(server)
+    symbols.register(server)
+    lens.register(server)
     return server
 
 

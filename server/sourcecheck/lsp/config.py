@@ -1,0 +1,99 @@
+"""Settings from the client (``workspace/configuration``, section ``sourcecheck``).
+
+    sourcecheck.inlayHints.enabled     true   cited text after each ref
+    sourcecheck.inlayHints.maxLength   40     characters of cited text shown before "…"
+    sourcecheck.codeLens.enabled       true   verdicts on annotations, coverage on documents
+
+A bad value is logged and replaced by its default; a changed setting takes effect at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+
+log = logging.getLogger("sourcecheck")
+
+
+@dataclass(frozen=True)
+class Settings:
+    inlay_hints: bool = True
+    inlay_max_length: int = 40
+    code_lens: bool = True
+
+    @classmethod
+    def from_client(cls, value: Any) -> Settings:
+        """Settings from the client's ``sourcecheck`` section, defaults where it says nothing."""
+        section = value if isinstance(value, dict) else {}
+        hints = section.get("inlayHints") if isinstance(section.get("inlayHints"), dict) else {}
+        lens = section.get("codeLens") if isinstance(section.get("codeLens"), dict) else {}
+        defaults = cls()
+        return cls(
+            inlay_hints=_boolean(hints.get("enabled"), defaults.inlay_hints, "inlayHints.enabled"),
+            inlay_max_length=_length(hints.get("maxLength"), defaults.inlay_max_length),
+            code_lens=_boolean(lens.get("enabled"), defaults.code_lens, "codeLens.enabled"),
+        )
+
+
+def _boolean(value: Any, default: bool, name: str) -> bool:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    log.warning("sourcecheck.%s should be true or false, not %r; using %s", name, value, default)
+    return default
+
+
+def _length(value: Any, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, int) and not isinstance(value, bool) and 4 <= value <= 1000:
+        return value
+    log.warning("sourcecheck.inlayHints.maxLength should be a whole number from 4 to 1000, not %r; using %s", value, default)
+    return default
+
+
+def register(server: Any) -> None:
+    from .server import SourceCheckServer, guarded
+
+    async def apply(ls: SourceCheckServer, settings: Settings) -> None:
+        if settings == ls.settings:
+            return
+        ls.settings = settings
+        log.info("settings: %s", settings)
+        workspace = ls.client_capabilities.workspace
+        try:  # ask the client to fetch hints and lenses again, if it can
+            if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
+                await ls.workspace_inlay_hint_refresh_async(None)
+            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+                await ls.workspace_code_lens_refresh_async(None)
+        except Exception as error:
+            log.warning("the client did not refresh hints or lenses: %s", error)
+
+    async def ask(ls: SourceCheckServer) -> None:
+        workspace = ls.client_capabilities.workspace
+        if not (workspace and workspace.configuration):
+            return
+        try:
+            answer = await ls.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section="sourcecheck")]))
+        except Exception as error:  # an old or odd client: keep what we have
+            log.warning("could not read the sourcecheck settings: %s", error)
+            return
+        await apply(ls, Settings.from_client(answer[0] if answer else None))
+
+    @server.feature(types.INITIALIZED)
+    @guarded()
+    async def initialized(ls: SourceCheckServer, params: types.InitializedParams) -> None:
+        await ask(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded()
+    async def changed(ls: SourceCheckServer, params: types.DidChangeConfigurationParams) -> None:
+        pushed = params.settings.get("sourcecheck") if isinstance(params.settings, dict) else None
+        if pushed is not None:  # clients that send the settings along
+            await apply(ls, Settings.from_client(pushed))
+        else:
+            await ask(ls)
