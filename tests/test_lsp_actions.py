@@ -48,8 +48,9 @@ async def test_applying_a_fix_makes_the_boundary_unique_and_keeps_the_span(edito
 async def test_the_only_fix_whose_span_runs_forward_is_preferred(editor):
     text = ambiguous_session("an apple, then a pear, then a plum", "then", "pear")
     _, actions = await fixes_for(editor, "file:///pref.sourcecheck.json", text)
-    assert [a.title for a in actions] == ['Extend start to "then a pear": cites "then a pear"', 'Extend start to "then a plum" (occurrence 2: the span would run backward)']
-    assert [a.is_preferred for a in actions] == [True, None]
+    # The second "then" comes after "pear": a span from it would run backward, so it is no fix.
+    assert [a.title for a in actions] == ['Extend start to "then a pear": cites "then a pear"']
+    assert [a.is_preferred for a in actions] == [True]
 
 
 async def test_fixes_are_offered_from_the_cursor_on_str_without_a_diagnostic(editor):
@@ -59,7 +60,7 @@ async def test_fixes_are_offered_from_the_cursor_on_str_without_a_diagnostic(edi
     at = text.index('"then"') + 2
     rng = editor.range_of(uri, at, at)
     actions = await editor.code_actions(uri, rng, [])
-    assert len(actions) == 2
+    assert [a.title for a in actions] == ['Extend start to "then a pear": cites "then a pear"']
 
 
 async def test_the_new_string_is_correctly_json_escaped(editor):
@@ -78,7 +79,8 @@ async def test_end_boundaries_grow_to_the_left(editor):
     text = ambiguous_session("red apple, green apple, blue sky", "green", "apple")
     uri = "file:///end.sourcecheck.json"
     _, actions = await fixes_for(editor, uri, text)
-    assert [a.title for a in actions][0].startswith('Extend end to "red apple"')
+    # "red apple" ends before "green" starts: no span from it, so only one fix.
+    assert [a.title for a in actions] == ['Extend end to "green apple": cites "green apple"']
     preferred = [a for a in actions if a.is_preferred]
     assert len(preferred) == 1 and preferred[0].title == 'Extend end to "green apple": cites "green apple"'
     editor.apply(uri, preferred[0].edit)
@@ -99,3 +101,21 @@ async def test_no_fix_for_an_occurrence_that_cannot_be_made_unique(editor):
     text = ambiguous_session("abab", "ab", "b")
     _, actions = await fixes_for(editor, "file:///none.sourcecheck.json", text)
     assert [a.title for a in actions] == ['Extend start to "abab" (occurrence 1, column 1)']
+
+
+async def test_every_kind_of_quick_fix_is_offered_and_works_over_lsp(editor):
+    from test_quickfix import crafted
+
+    uri = "file:///all-fixes.sourcecheck.json"
+    editor.open(uri, session_text(crafted()))
+    for code in ["bad-polarity", "bad-confidence", "unknown-path", "non-lf-content", "boundary-not-found", "empty-sources"]:
+        diagnostics = [d for d in await editor.diagnostics(uri) if d.code == code]
+        assert diagnostics, code
+        actions = await editor.code_actions(uri, diagnostics[0].range, [diagnostics[0]])
+        assert actions, code
+        before = len(diagnostics)
+        editor.apply(uri, actions[0].edit)
+        after = [d for d in await editor.diagnostics(uri) if d.code == code]
+        assert len(after) == before - 1, (code, actions[0].title)
+    remaining = {d.code for d in await editor.diagnostics(uri)}
+    assert not remaining & {"unknown-path", "non-lf-content", "empty-sources"}

@@ -88,6 +88,8 @@ def extensions(ref: Ref, side: str) -> list[Extension]:
         if new is None:
             continue
         span_text, forward = _span_with(ref, side, column, lines, other)
+        if forward is False:
+            continue  # the span would run backward: not an occurrence the author can mean
         found.append(Extension(side, new, column, index + 1, span_text, forward))
     return found
 
@@ -96,7 +98,7 @@ def _span_with(ref: Ref, side: str, column: int, lines: list[str], other: Bounda
     """The ref's text if ``side`` sat at ``column`` (None when the other side is unresolved)."""
     assert ref.start is not None and ref.end is not None
     if ref.start.line > ref.end.line:
-        return None, False
+        return None, None  # lines-reversed stands either way; the extension is not to blame
     if not other.resolved:
         return None, True if ref.start.line < ref.end.line else None
     if side == "start":
@@ -111,6 +113,21 @@ def _span_with(ref: Ref, side: str, column: int, lines: list[str], other: Bounda
         return lines[start_line - 1][start_col:end_col], True
     middle = lines[start_line : end_line - 1]
     return "\n".join([lines[start_line - 1][start_col:], *middle, lines[end_line - 1][:end_col]]), True
+
+
+def span_resolves(lines: list[str], start: tuple[int, str], end: tuple[int, str]) -> bool:
+    """Whether a ref with these (line, str) boundaries resolves against ``lines``."""
+    columns = []
+    for line, text in (start, end):
+        if not 1 <= line <= len(lines) or not text:
+            return False
+        found, count = occurrences(lines[line - 1], text)
+        if count != 1:
+            return False
+        columns.append(found[0])
+    if start[0] > end[0]:
+        return False
+    return start[0] < end[0] or columns[0] < columns[1] + len(end[1])
 
 
 def preferred(found: list[Extension]) -> Extension | None:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 from .analysis import Analysis
 from .display import shorten, visible
-from .fixes import Extension, extensions, preferred
+from .fixes import Extension, extensions, preferred, span_resolves
 from .rules import POLARITIES, occurrences
 from .session import Finding
 from .syntax import JArray, JString, Node, encode_string
@@ -63,8 +65,6 @@ def extension_title(extension: Extension) -> str:
     new = visible(shorten(extension.new_str, TITLE_WIDTH // 2))
     if extension.span_text is not None:
         return f'Extend {extension.side} to "{new}": cites {_quoted(extension.span_text)}'
-    if extension.forward is False:
-        return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}: the span would run backward)'
     return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}, column {extension.column + 1})'
 
 
@@ -79,22 +79,25 @@ def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
 
 def move_to_nearby_line(analysis: Analysis, finding: Finding) -> list[Fix]:
     ref = finding.ref
-    if ref is None or ref.document is None:
+    if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
-    boundary = ref.start if finding.path[-2] == "start" else ref.end
-    if boundary is None:
-        return []
+    side = finding.path[-2]
+    boundary = ref.start if side == "start" else ref.end
+    other = ref.end if side == "start" else ref.start
     lines = ref.document.lines
-    candidates = sorted(
-        (n for n in range(boundary.line - NEARBY_LINES, boundary.line + NEARBY_LINES + 1) if n != boundary.line and 1 <= n <= len(lines)),
-        key=lambda n: (abs(n - boundary.line), n),
-    )
+    candidates = []
+    for n in sorted(range(boundary.line - NEARBY_LINES, boundary.line + NEARBY_LINES + 1), key=lambda n: (abs(n - boundary.line), n)):
+        if n == boundary.line or not 1 <= n <= len(lines) or occurrences(lines[n - 1], boundary.str)[1] != 1:
+            continue
+        start_line = n if side == "start" else other.line
+        end_line = other.line if side == "start" else n
+        if start_line > end_line and ref.start.line <= ref.end.line:
+            continue  # the move would reverse the ref
+        if other.resolved and not span_resolves(lines, (start_line, ref.start.str), (end_line, ref.end.str)):
+            continue  # the span would run backward
+        candidates.append(n)
     node = analysis.node(boundary.json_path + ("line",))
-    return [
-        Fix(f"Move {boundary.json_path[-1]} to line {n}, where {_quoted(boundary.str, 30)} is unique", _replace(node, str(n)), len(candidates) == 1)
-        for n in candidates
-        if occurrences(lines[n - 1], boundary.str)[1] == 1
-    ]
+    return [Fix(f"Move {side} to line {n}, where {_quoted(boundary.str, 30)} is unique", _replace(node, str(n)), len(candidates) == 1) for n in candidates]
 
 
 def polarity_word(value: object) -> str | None:
@@ -129,10 +132,10 @@ def confidence_number(value: object) -> float | None:
         return None
     if 0 <= value <= 1:
         return value
-    if 1 < value <= 100:
-        return round(value / 100, 6)
-    if -0.01 < value < 0 or 1 < value < 1.01:
+    if -0.01 < value < 0 or 1 < value < 1.01:  # out of range by rounding
         return min(1.0, max(0.0, value))
+    if 1 < value <= 100:  # a percentage
+        return round(value / 100, 6)
     return None
 
 
@@ -147,22 +150,43 @@ def right_confidence(analysis: Analysis, finding: Finding) -> list[Fix]:
 
 
 def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Content with ``\n`` only; the lines of refs into it follow a lone ``\r`` that splits a line."""
     node = analysis.node(finding.path)
     if not isinstance(node, JString):
         return []
-    normalized = node.value.replace("\r\n", "\n").replace("\r", "\n")
-    return [Fix("Normalize line breaks to \\n", (Edit(node.start, node.end, encode_string(normalized)),), True)]
+    content = node.value
+    edits = [Edit(node.start, node.end, encode_string(content.replace("\r\n", "\n").replace("\r", "\n")))]
+    document = next((d for d in analysis.session.documents if d.json_path == finding.path[:-1]), None)
+    if document is not None:  # the document refs resolve against (not a later duplicate)
+        lines = document.lines
+        # A lone CR splits its line: count them, before each line and within it.
+        lone = [len(re.findall(r"\r(?!\n|$)", line)) for line in lines]
+        before = [0, *accumulate(lone)]
+        for ref in analysis.refs_into(document):
+            for boundary in (ref.start, ref.end):
+                if boundary is None or not 1 <= boundary.line <= len(lines) or "\r" in boundary.str:
+                    continue
+                line = lines[boundary.line - 1]
+                column = boundary.occurrences[0] if boundary.occurrences else 0
+                shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
+                target = analysis.node(boundary.json_path + ("line",))
+                if shift and target is not None:
+                    edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
+    return [Fix("Normalize line breaks to \\n", tuple(edits), True)]
 
 
 def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Document paths close to the unknown one, under which the ref resolves."""
     ref = finding.ref
-    if ref is None or ref.doc_path is None:
+    if ref is None or ref.doc_path is None or ref.start is None or ref.end is None:
         return []
-    paths = [d.path for d in analysis.session.documents]
-    close = difflib.get_close_matches(ref.doc_path, paths, n=3, cutoff=0.6)
-    close += [p for p in paths if p.lower() == ref.doc_path.lower() and p not in close]
+    by_path = analysis.session.by_path
+    close = difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6)
+    close += [p for p in by_path if p.lower() == ref.doc_path.lower() and p not in close]
+    start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
+    fitting = [path for path in close if span_resolves(by_path[path].lines, start, end)]
     node = analysis.node(finding.path)
-    return [Fix(f"Change path to {_quoted(path)}", _replace(node, encode_string(path)), i == 0 and len(close) == 1) for i, path in enumerate(close)]
+    return [Fix(f"Change path to {_quoted(path)}", _replace(node, encode_string(path)), len(fitting) == 1) for path in fitting]
 
 
 def remove_annotation(analysis: Analysis, finding: Finding) -> list[Fix]:
