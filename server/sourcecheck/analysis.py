@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .positions import Encoding, LineTable, Span
-from .rules import SEVERITY, check, exit_code
+from .rules import SEVERITY, CheckMemo, check, exit_code
 from .session import Annotation, Document, Finding, Path, Ref, Session
-from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, to_python
+from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, reparse, to_python
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 
@@ -37,19 +37,37 @@ class Place:
 class Analysis:
     """Everything known about one text."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None) -> None:
+        """Analyse ``text``; with the analysis of the text before one ``edit`` (start, end,
+        inserted text), reuse what the edit cannot have changed. The result is the same.
+        ``lines``, if given, is the line table of ``text``, kept by the caller."""
         self.text = text
-        self.tree: Tree = parse(text)
+        self.memo: CheckMemo | None = None
+        if lines is not None:
+            self.__dict__["lines"] = lines
+        tree = None
+        if previous is not None and edit is not None:
+            start, end, inserted = edit
+            tree = reparse(previous.tree, text, start, end, len(inserted))
+        self.tree: Tree = tree or parse(text)
+        reused = tree is not None and previous is not None
         self.session: Session
-        root_value = to_python(self.tree.root) if self.tree.root is not None else None
         if self.tree.root is None:
             self.session, rule_findings = Session(), []
         else:
-            self.session, rule_findings = check(root_value)
+            self.session, rule_findings, self.memo = check(to_python(self.tree.root), previous.memo if reused else None)  # type: ignore[union-attr]
         findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
         findings += rule_findings
         findings += self._duplicate_key_findings()
-        placed = sorted(((self._locate(f), f) for f in findings), key=lambda pair: pair[0][0])
+        self._extents: dict[int, tuple[int, int]] = {}
+        if reused:
+            assert previous is not None and edit is not None
+            at, delta = edit[0], len(edit[2]) - (edit[1] - edit[0])
+            for finding in rule_findings:  # a reused finding moves with the text after the edit
+                old = previous._extents.get(id(finding))
+                if old is not None and (old[1] < at or old[0] > edit[1]):
+                    self._extents[id(finding)] = old if old[1] < at else (old[0] + delta, old[1] + delta)
+        placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
         self.refs_by_path: dict[Path, Ref] = {ref.json_path: ref for ref in self.session.refs}
@@ -82,8 +100,7 @@ class Analysis:
     def _locate(self, finding: Finding) -> tuple[int, int]:
         if finding.extent is not None:
             return finding.extent
-        node = self.tree.node_at_path(finding.path)
-        return (node.start, node.end) if node is not None else (0, 0)
+        return self.tree.locate(finding.path) or (0, 0)
 
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
         return self.lines.span(start, end, encoding)
@@ -172,7 +189,7 @@ class Analysis:
         return document, decoded
 
     def refs_into(self, document: Document) -> list[Ref]:
-        return [ref for ref in self.session.refs if ref.document is document]
+        return [ref for ref in self.session.refs if ref.document is not None and ref.document.path == document.path]
 
     def span_extent(self, ref: Ref) -> tuple[int, int] | None:
         """File offsets of the text a valid ref cites, inside its document's ``content``."""

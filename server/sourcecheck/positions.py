@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from itertools import accumulate
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-class Encoding(str, Enum):
+class Encoding(StrEnum):
     """How a column is counted."""
 
     UTF8 = "utf-8"
@@ -46,7 +46,7 @@ def units(text: str, encoding: Encoding) -> int:
     if encoding is Encoding.UTF32 or text.isascii():
         return len(text)
     if encoding is Encoding.UTF16:
-        return len(text) + sum(1 for ch in text if ch > "\uffff")
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
     return len(text.encode("utf-8", "surrogatepass"))
 
 
@@ -66,18 +66,57 @@ def offset_in_units(text: str, count: int, encoding: Encoding) -> int:
     return len(text)
 
 
+CHECKPOINT = 2048
+"""On lines longer than this, column counts are kept every so many characters."""
+
+
 class LineTable:
     """Where each line of a text starts, with LSP's idea of a line break."""
 
-    __slots__ = ("text", "starts")
+    __slots__ = ("text", "starts", "_checkpoints")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, starts: list[int] | None = None) -> None:
         self.text = text
-        if "\r" in text:
+        # Per long line: UTF-16 and UTF-8 units before every CHECKPOINT-th character.
+        self._checkpoints: dict[int, tuple[list[int], list[int]]] = {}
+        if starts is not None:
+            self.starts = starts
+        elif "\r" in text:
             self.starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
         else:
             # split + accumulate run in C: this is the common, large case.
             self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
+
+    def patched(self, text: str, start: int, end: int, inserted: str) -> LineTable:
+        """The table of ``text``, which is this table's text with ``[start, end)`` replaced."""
+        if "\r" in inserted or "\r" in self.text[max(0, start - 1) : end + 1]:
+            return LineTable(text)  # a CR may pair with an LF across the edit: count afresh
+        delta = len(inserted) - (end - start)
+        first = self.line_of(start)
+        last = self.line_of(end)
+        inside = [start + m.end() for m in _LINE_BREAK.finditer(inserted)]
+        tail = self.starts[last + 1 :]
+        starts = self.starts[: first + 1] + inside + ([s + delta for s in tail] if delta else tail)
+        table = LineTable(text, starts)
+        # Column counts stay true on the long lines that end before the edit.
+        table._checkpoints = {at: marks for at, marks in self._checkpoints.items() if self.line_end(self.line_of(at)) < start}
+        return table
+
+    def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
+        if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
+            return units(self.text[line_start:offset], encoding)
+        marks = self._checkpoints.get(line_start)
+        if marks is None:
+            line_end = self.line_end(self.line_of(line_start))
+            utf16, utf8 = [0], [0]
+            for at in range(line_start, line_end - CHECKPOINT + 1, CHECKPOINT):
+                piece = self.text[at : at + CHECKPOINT]
+                utf16.append(utf16[-1] + units(piece, Encoding.UTF16))
+                utf8.append(utf8[-1] + units(piece, Encoding.UTF8))
+            marks = self._checkpoints[line_start] = (utf16, utf8)
+        index = min((offset - line_start) // CHECKPOINT, len(marks[0]) - 1)
+        base = marks[0][index] if encoding is Encoding.UTF16 else marks[1][index]
+        return base + units(self.text[line_start + index * CHECKPOINT : offset], encoding)
 
     @property
     def line_count(self) -> int:
@@ -101,8 +140,7 @@ class LineTable:
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> Position:
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
-        start = self.starts[line]
-        return Position(line, units(self.text[start:offset], encoding))
+        return Position(line, self._units_from_line_start(self.starts[line], offset, encoding))
 
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
         return Span(self.position(start, encoding), self.position(end, encoding))

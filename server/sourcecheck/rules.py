@@ -98,10 +98,23 @@ def occurrences(line: str, needle: str) -> tuple[list[int], int]:
     return found, len(re.findall("(?=" + re.escape(needle) + ")", line))
 
 
-class _Checker:
+class CheckMemo:
+    """What one check can hand to the next: annotations and documents whose JSON values are
+    the very same objects (an incremental parse keeps them), with what they depend on."""
+
     def __init__(self) -> None:
+        # annotation path -> (value, {doc path: content or None}, annotation, findings)
+        self.annotations: dict[Path, tuple[Any, dict[str, str | None], Annotation, list[Finding]]] = {}
+        # (path, content) by identity -> Document, so that line tables are split once
+        self.documents: dict[tuple[str, int], Document] = {}
+
+
+class _Checker:
+    def __init__(self, memo: CheckMemo | None = None) -> None:
         self.findings: list[Finding] = []
         self.session = Session()
+        self.previous = memo or CheckMemo()
+        self.memo = CheckMemo()
 
     def report(self, code: str, message: str, path: Path, ref: Ref | None = None) -> None:
         self.findings.append(Finding(code, SEVERITY[code], message, path, ref))
@@ -175,7 +188,10 @@ class _Checker:
             first = self.session.by_path[doc_path]
             self.report("duplicate-path", f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs resolve against that first one. Rename or remove this one", path + ("path",))
             return
-        document = Document(doc_path, content, path)
+        document = self.previous.documents.get((doc_path, id(content)))
+        if document is None or document.content is not content or document.json_path != path:
+            document = Document(doc_path, content, path)
+        self.memo.documents[(doc_path, id(content))] = document
         self.session.documents.append(document)
         self.session.by_path[doc_path] = document
 
@@ -189,6 +205,25 @@ class _Checker:
             self.annotation(item, path + (index,))
 
     def annotation(self, value: Any, path: Path) -> None:
+        cached = self.previous.annotations.get(path)
+        by_path = self.session.by_path
+        if cached is not None and cached[0] is value and all(
+            (by_path[p].content if p in by_path else None) is content for p, content in cached[1].items()
+        ):
+            annotation, findings = cached[2], cached[3]
+            self.session.annotations.append(annotation)
+            self.session.refs.extend(([annotation.claim] if annotation.claim else []) + annotation.sources)
+            self.findings.extend(findings)
+            self.memo.annotations[path] = cached
+            return
+        first_finding, first_ref = len(self.findings), len(self.session.refs)
+        self.check_annotation(value, path)
+        if isinstance(value, dict):
+            refs = self.session.refs[first_ref:]
+            deps = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
+            self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:])
+
+    def check_annotation(self, value: Any, path: Path) -> None:
         if not isinstance(value, dict):
             self.report("invalid-field", f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}", path)
             return
@@ -260,6 +295,10 @@ class _Checker:
 
     def boundary(self, ref_value: dict[str, Any], side: str, ref_path: Path, ref: Ref) -> Boundary | None:
         path = ref_path + (side,)
+        value = ref_value.get(side)
+        # The common case first, cheaply: {"line": int, "str": str} and nothing else.
+        if type(value) is dict and len(value) == 2 and type(value.get("line")) is int and type(value.get("str")) is str:
+            return Boundary(value["line"], value["str"], path)
         if side not in ref_value:
             self.report("invalid-field", f"this ref has no `{side}`; add `\"{side}\": {{\"line\": N, \"str\": \"...\"}}`", ref_path, ref)
             return None
@@ -322,6 +361,10 @@ class _Checker:
             self.report("boundary-empty", f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, unique on line {boundary.line}", boundary.json_path + ("str",), ref)
             return False
         line = lines[boundary.line - 1]
+        first = line.find(boundary.str)
+        if first >= 0 and line.find(boundary.str, first + 1) < 0:  # unique: the common case
+            boundary.occurrences, boundary.occurrence_count = [first], 1
+            return True
         boundary.occurrences, boundary.occurrence_count = occurrences(line, boundary.str)
         if boundary.occurrence_count == 0:
             self.report("boundary-not-found", f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the line number and the exact text (matching is exact, case and accents included)", boundary.json_path + ("str",), ref)
@@ -358,8 +401,12 @@ def _pointer(path: Path) -> str:
     return "`" + (pointer(path) or "/") + "`"
 
 
-def check(root: Any) -> tuple[Session, list[Finding]]:
-    """Check a session's plain JSON value: the model and every finding, in file order."""
-    checker = _Checker()
+def check(root: Any, memo: CheckMemo | None = None) -> tuple[Session, list[Finding], CheckMemo]:
+    """Check a session's plain JSON value: the model, every finding, and a memo for next time.
+
+    With the memo of a previous check, annotations whose values are the same objects and
+    whose documents did not change are not checked again.
+    """
+    checker = _Checker(memo)
     checker.check(root)
-    return checker.session, checker.findings
+    return checker.session, checker.findings, checker.memo

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from itertools import accumulate
 from typing import Any
 
@@ -20,7 +20,7 @@ def pointer(path: Path) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     HINT = "hint"

@@ -32,7 +32,8 @@ MAX_ISSUES = 200
 ELEMENT_ARRAYS: frozenset[Path] = frozenset({("documents",), ("annotations",), ("session", "documents")})
 
 _WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
+# Possessive: a string that does not close must fail fast, not backtrack for ever.
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # One escape decodes to one code point; a valid surrogate pair is one escape.
@@ -181,6 +182,31 @@ class Tree:
                 return None
         return node
 
+    def locate(self, path: Path) -> tuple[int, int] | None:
+        """The extent of the value at ``path``, without expanding lazily decoded items.
+
+        Inside a decoded item, the members along the path are walked with the C decoder
+        skipping every value not on the path: a few calls instead of a full parse.
+        """
+        node = self.root
+        for depth, part in enumerate(path):
+            if node is None:
+                return None
+            if isinstance(node, JLazy) and node.expanded is None and not node.has_duplicates:
+                found = _skip_to(self.text, node.start, path[depth:])
+                if found is not None:
+                    return found
+                node = self.expand(node)
+            node = self.expand(node)
+            if isinstance(node, JObject) and isinstance(part, str):
+                member = node.member(part)
+                node = member.value if member else None
+            elif isinstance(node, JArray) and isinstance(part, int):
+                node = node.items[part] if 0 <= part < len(node.items) else None
+            else:
+                return None
+        return (node.start, node.end) if node is not None else None
+
     def member_at_path(self, path: Path) -> Member | None:
         """The member whose value ``path`` names (for a key's own range)."""
         if not path or not isinstance(path[-1], str):
@@ -283,6 +309,65 @@ def parse(text: str) -> Tree:
     parser = _Parser(text, ELEMENT_ARRAYS)
     root = parser.document()
     return Tree(text, root, parser.issues, parser.duplicates)
+
+
+def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree | None:
+    """The tree of ``text`` (the old text with ``[start, end)`` replaced by ``inserted``
+    characters), reusing the old tree when the edit falls inside one decoded session item.
+
+    The item is decoded again; if it still ends where it did (shifted), nothing else can
+    have changed meaning, and every later node just moves. The old tree is consumed.
+    Returns None when the edit needs a full parse.
+    """
+    if old.issues or old.duplicates or not isinstance(old.root, JObject):
+        return None
+    delta = inserted - (end - start)
+    for array in _element_arrays(old.root):
+        items = array.items
+        index = bisect_right([item.start for item in items], start) - 1
+        if index < 0:
+            continue
+        item = items[index]
+        if not (item.start < start and end < item.end):
+            continue
+        if not isinstance(item, JLazy):
+            return None
+        parser = _Parser(text, ELEMENT_ARRAYS)
+        new_item, new_end = parser.fast_item(item.start, item.path)
+        if new_item is None or new_end != item.end + delta or new_item.has_duplicates:
+            return None
+        items[index] = new_item
+        _shift(old.root, start, delta, new_item)
+        return Tree(text, old.root, [], [])
+    return None
+
+
+def _element_arrays(root: JObject) -> Iterator[JArray]:
+    for member in root.members:
+        if member.key.value in ("documents", "annotations") and isinstance(member.value, JArray):
+            yield member.value
+        elif member.key.value == "session" and isinstance(member.value, JObject):
+            inner = member.value.member("documents")
+            if inner is not None and isinstance(inner.value, JArray):
+                yield inner.value
+
+
+def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
+    """Move every node after offset ``at`` by ``delta``; those around it grow or shrink."""
+    if node is None or node is keep or node.end < at:
+        return
+    if node.start > at:
+        node.start += delta
+    node.end += delta
+    if isinstance(node, JLazy):
+        node.expanded = None  # its inner nodes moved: parse them again when asked
+    elif isinstance(node, JObject):
+        for member in node.members:
+            _shift(member.key, at, delta, keep)
+            _shift(member.value, at, delta, keep)
+    elif isinstance(node, JArray):
+        for item in node.items:
+            _shift(item, at, delta, keep)
 
 
 def describe_char(ch: str) -> str:
@@ -595,6 +680,52 @@ class _Parser:
         except (ValueError, RecursionError):
             return None, pos
         return JLazy(pos, end, value, path, self._dup_seen), end
+
+
+_SKIPPER = json.JSONDecoder()
+
+
+def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
+    """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent)."""
+    ws = _WS
+    for part in path:
+        opener = text[pos]
+        pos += 1
+        if opener == "{" and isinstance(part, str):
+            found = None
+            while True:
+                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                if text[pos] == "}":
+                    break
+                key, pos = scanstring(text, pos + 1)
+                pos = ws.match(text, pos).end() + 1  # type: ignore[union-attr]
+                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                if key == part:
+                    found = pos  # keep going: the last member with this key wins
+                _, pos = _SKIPPER.raw_decode(text, pos)
+                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                if text[pos] == ",":
+                    pos += 1
+            if found is None:
+                return None
+            pos = found
+        elif opener == "[" and isinstance(part, int):
+            index = 0
+            while True:
+                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                if text[pos] == "]":
+                    return None
+                if index == part:
+                    break
+                _, pos = _SKIPPER.raw_decode(text, pos)
+                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                if text[pos] == ",":
+                    pos += 1
+                index += 1
+        else:
+            return None
+    _, end = _SKIPPER.raw_decode(text, pos)
+    return pos, end
 
 
 def _reject_constant(name: str) -> Any:

@@ -24,6 +24,8 @@ class OpenDocument:
     text: str
     _lines: LineTable | None = field(default=None, repr=False)
     _analysis: Analysis | None = field(default=None, repr=False)
+    # The analysis before the last edit and that edit, to analyse the new text incrementally.
+    _pending: tuple[Analysis, tuple[int, int, str]] | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> LineTable:
@@ -35,8 +37,9 @@ class OpenDocument:
     def analysis(self) -> Analysis:
         """The analysis of this version, computed on first use and shared by every feature."""
         if self._analysis is None:
-            self._analysis = Analysis(self.text)
-            self._analysis.__dict__["lines"] = self.lines  # one line table per version
+            previous, edit = self._pending or (None, None)
+            self._analysis = Analysis(self.text, previous, edit, lines=self.lines)
+            self._pending = None
         return self._analysis
 
     @property
@@ -47,14 +50,20 @@ class OpenDocument:
         return looks_like_session(self.text) and self.analysis.is_session
 
     def apply(self, change: types.TextDocumentContentChangeEvent, encoding: Encoding) -> None:
+        previous = self._analysis
         if isinstance(change, types.TextDocumentContentChangePartial):
             lines = self.lines
             start = lines.offset(Position(change.range.start.line, change.range.start.character), encoding)
-            end = lines.offset(Position(change.range.end.line, change.range.end.character), encoding)
-            self.text = self.text[:start] + change.text + self.text[max(start, end) :]
+            end = max(start, lines.offset(Position(change.range.end.line, change.range.end.character), encoding))
+            old_text = self.text
+            self.text = old_text[:start] + change.text + old_text[end:]
+            self._lines = lines.patched(self.text, start, end, change.text)
+            # Only one edit can be replayed on an analysis; several in a row start afresh.
+            self._pending = (previous, (start, end, change.text)) if previous is not None and self._pending is None else None
         else:
             self.text = change.text
-        self._lines = None
+            self._lines = None
+            self._pending = None
         self._analysis = None
 
 

@@ -1,0 +1,274 @@
+"""The benchmark: sourcecheck-ls driven over stdio as an editor drives it, on 100 KB, 1 MB and 12 MB.
+
+    python bench/run.py              all sizes (about two minutes)
+    python bench/run.py --sizes 100K,1M --edits 20
+
+For each size it prints medians and 95th percentiles of: open to first diagnostics, a
+one-character edit inside a ref to its new diagnostics, an edit in a document's content,
+hover, definition, completion and inlay hints for a screenful; the server's peak memory;
+the CLI on the same file; and ratios against baselines measured in the same run
+(``json.loads`` plus plain resolution of every ref; vscode-json-language-server validating
+against our JSON Schema, when ``npm`` can provide it in .cache/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(ROOT / "bench"))
+
+from sessiongen import generate_sized, parse_size  # noqa: E402
+
+SIZES = {"100K": 300, "1M": 3000, "12M": 30000}
+
+
+class Server:
+    """A language server over stdio with just enough JSON-RPC to time requests."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False).encode()
+        self.process.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)  # type: ignore[union-attr]
+        self.process.stdin.flush()  # type: ignore[union-attr]
+
+    def read(self) -> dict[str, Any]:
+        length = 0
+        while True:
+            line = self.process.stdout.readline()  # type: ignore[union-attr]
+            if not line:
+                raise RuntimeError("the server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(self.process.stdout.read(length))  # type: ignore[union-attr]
+
+    def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        my_id = self.next_id
+        self.send({"id": my_id, "method": method, "params": params})
+        while True:
+            message = self.read()
+            if message.get("id") == my_id and "method" not in message:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result")
+            if "method" in message and "id" in message:  # a request from the server: answer it
+                self.send({"id": message["id"], "result": [None] if message["method"] == "workspace/configuration" else None})
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"method": method, "params": params})
+
+    def peak_memory_mb(self) -> float:
+        try:
+            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return float("nan")
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.process.wait(timeout=10)
+        except Exception:
+            self.process.kill()
+
+
+CAPABILITIES = {
+    "general": {"positionEncodings": ["utf-16"]},
+    "textDocument": {"diagnostic": {"dynamicRegistration": False}, "hover": {"contentFormat": ["markdown"]}, "inlayHint": {}, "completion": {}},
+    "workspace": {"configuration": True},
+}
+
+
+def position(text: str, offset: int) -> dict[str, int]:
+    before = text[:offset]
+    line = before.count("\n")
+    column = before[before.rfind("\n") + 1 :]
+    return {"line": line, "character": len(column.encode("utf-16-le")) // 2}
+
+
+def ms(seconds: list[float]) -> tuple[float, float]:
+    values = sorted(s * 1000 for s in seconds)
+    p95 = values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+    return statistics.median(values), p95
+
+
+def baseline(text: str) -> float:
+    """json.loads plus the plainest resolution of every ref: what any checker must at least do."""
+    start = time.perf_counter()
+    root = json.loads(text)
+    docs = {d["path"]: d["content"].split("\n") for d in root["documents"]}
+    for annotation in root["annotations"]:
+        for ref in [annotation["claim"], *annotation["sources"]]:
+            lines = docs.get(ref.get("path"))
+            if lines is None:
+                continue
+            try:
+                a = lines[ref["start"]["line"] - 1].find(ref["start"]["str"])
+                b = lines[ref["end"]["line"] - 1].find(ref["end"]["str"])
+                del a, b
+            except (IndexError, TypeError, KeyError, AttributeError):
+                pass
+    return time.perf_counter() - start
+
+
+def ref_offsets(text: str, count: int) -> list[int]:
+    """Offsets just inside ``start.str`` values of claims, spread over the file."""
+    found, at = [], text.find('"annotations"')
+    while len(found) < count * 5:
+        at = text.find('"str": "', at + 1)
+        if at < 0:
+            break
+        found.append(at + len('"str": "') + 1)
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def bench_server(path: Path, edits: int) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    uri = path.resolve().as_uri()
+    server = Server([sys.executable, "-m", "sourcecheck.lsp"])
+    result: dict[str, Any] = {}
+    try:
+        server.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES})
+        server.notify("initialized", {})
+        start = time.perf_counter()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+        first = server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        result["open"] = [time.perf_counter() - start]
+        result["findings"] = len(first["items"])
+        version = 1
+        timings = []
+        for at in ref_offsets(text, edits):
+            for insert in (True, False):  # type a character, then delete it again
+                version += 1
+                pos = position(text, at)
+                end = dict(pos) if insert else {"line": pos["line"], "character": pos["character"] + 1}
+                change = {"range": {"start": pos, "end": end}, "text": "x" if insert else ""}
+                t0 = time.perf_counter()
+                server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+                server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+                timings.append(time.perf_counter() - t0)
+        result["edit in a ref"] = timings
+        content_at = text.find('"content": "') + len('"content": "') + 5
+        timings = []
+        for i in range(max(4, edits // 4)):
+            version += 1
+            pos = position(text, content_at)
+            change = {"range": {"start": pos, "end": pos if i % 2 == 0 else {"line": pos["line"], "character": pos["character"] + 1}}, "text": "y" if i % 2 == 0 else ""}
+            t0 = time.perf_counter()
+            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+            server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            timings.append(time.perf_counter() - t0)
+        result["edit in content"] = timings
+        spots = ref_offsets(text, 30)
+        for name, method in (("hover", "textDocument/hover"), ("definition", "textDocument/definition"), ("completion", "textDocument/completion")):
+            timings = []
+            for at in spots:
+                t0 = time.perf_counter()
+                server.request(method, {"textDocument": {"uri": uri}, "position": position(text, at)})
+                timings.append(time.perf_counter() - t0)
+            result[name] = timings
+        timings = []
+        for at in spots:
+            line = position(text, at)["line"]
+            t0 = time.perf_counter()
+            server.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}}})
+            timings.append(time.perf_counter() - t0)
+        result["inlay hints (60 lines)"] = timings
+        result["memory"] = server.peak_memory_mb()
+    finally:
+        server.close()
+    return result
+
+
+def bench_cli(path: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "sourcecheck", "--json", str(path)], stdout=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def peer_command() -> list[str] | None:
+    binary = ROOT / ".cache" / "json-peer" / "node_modules" / ".bin" / "vscode-json-language-server"
+    return [str(binary), "--stdio"] if binary.exists() else None
+
+
+def bench_peer(path: Path) -> float | None:
+    """vscode-json-language-server: open to first (pulled) diagnostics against our schema."""
+    command = peer_command()
+    if command is None:
+        return None
+    text = path.read_text(encoding="utf-8")
+    uri = path.resolve().as_uri()
+    schema = json.loads((ROOT / "schema" / "sourcecheck.schema.json").read_text())
+    server = Server(command)
+    try:
+        server.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES, "initializationOptions": {"provideFormatter": False}})
+        server.notify("initialized", {})
+        server.notify("workspace/didChangeConfiguration", {"settings": {"json": {"validate": {"enable": True}, "schemas": [{"fileMatch": ["*.json"], "schema": schema}]}}})
+        start = time.perf_counter()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+        server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        return time.perf_counter() - start
+    finally:
+        server.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="100K,1M,12M")
+    parser.add_argument("--edits", type=int, default=25, help="one-character edits per size (each typed, then deleted)")
+    args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows: list[tuple[str, str, str]] = []
+    edit_medians = {}
+    for size in args.sizes.split(","):
+        path = OUT / f"session-{size}.sourcecheck.json"
+        if not path.exists():
+            path.write_text(generate_sized(parse_size(size), SIZES.get(size, 3000), seed=1).text(), encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        base = min(baseline(text) for _ in range(3))
+        server = bench_server(path, args.edits)
+        cli = bench_cli(path)
+        peer = bench_peer(path)
+        label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} findings)"
+        rows.append((label, "", ""))
+        rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
+        open_ms = server["open"][0] * 1000
+        rows.append(("  open to first diagnostics", f"{open_ms:.0f} ms", f"{open_ms / (base * 1000):.1f}x baseline" + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else "")))
+        for name in ("edit in a ref", "edit in content", "hover", "definition", "completion", "inlay hints (60 lines)"):
+            median, p95 = ms(server[name])
+            rows.append((f"  {name}", f"median {median:.1f} ms", f"p95 {p95:.1f} ms"))
+            if name == "edit in a ref":
+                edit_medians[size] = median
+        rows.append(("  server peak memory", f"{server['memory']:.0f} MB", ""))
+        rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
+    if "100K" in edit_medians and len(edit_medians) > 1:
+        largest = list(edit_medians)[-1]
+        rows.append((f"edit median, {largest} / 100K", f"{edit_medians[largest] / edit_medians['100K']:.1f}x", ""))
+    width = max(len(r[0]) for r in rows) + 2
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    for name, a, b in rows:
+        print(f"{name:<{width}}{a:<18}{b}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
