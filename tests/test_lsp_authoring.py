@@ -232,6 +232,7 @@ async def test_renaming_a_document_path_moves_every_ref_with_it(editor, client):
     editor.apply(uri, edit)
     renamed = editor.texts[uri]
     assert renamed.count('"notes-2.4"') == 4 and '"release-notes"' not in renamed
+    assert renamed.replace('"notes-2.4"', '"release-notes"') == text  # nothing else changed, byte for byte
     assert await editor.diagnostics(uri) == []
     # And from a ref to it.
     at = in_annotations(renamed, '"path": "notes-2.4"') + 10

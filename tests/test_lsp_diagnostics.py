@@ -1,5 +1,6 @@
 """Live diagnostics over LSP: every finding on its exact value, push or pull, in order."""
 
+import asyncio
 import json
 
 import pytest
@@ -149,3 +150,16 @@ async def test_the_status_summary_counts_refs_and_failures(editor, client):
     assert (answer.refs, answer.resolved, answer.failing, answer.errors, answer.warnings) == (2, 1, 1, 1, 0)
     editor.open("file:///x/package.json", '{"name": "x"}')
     assert await client.protocol.send_request_async("sourcecheck/summary", {"uri": "file:///x/package.json"}) is None
+
+
+async def test_nothing_is_published_for_a_document_closed_before_its_check(editor, client):
+    uri = "file:///gone.sourcecheck.json"
+    editor.open(uri, (FIXTURES / "broken" / "unknown-path.sourcecheck.json").read_text())
+    await editor.diagnostics(uri)
+    editor.edit(uri, 0, 0, " ")
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await asyncio.sleep(0.2)
+    if not editor.pull:
+        versions = [p.version for p in client.published if p.uri == uri]
+        assert 2 not in versions  # the edited version was superseded by the close
+        assert list(client.diagnostics[uri]) == []

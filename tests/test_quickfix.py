@@ -24,6 +24,10 @@ def check_every_fix(text):
     for finding in analysis.findings:
         for fix in quick_fixes(analysis, finding):
             titles.append(fix.title)
+            for edit in fix.edits:  # nothing but whole JSON values is replaced (or an item removed)
+                if edit.text:
+                    json.loads(text[edit.start : edit.end])
+                    json.loads(edit.text)
             fixed = Analysis(apply(text, fix.edits))
             assert not fixed.tree.issues, fix.title  # still JSON
             if finding.code == "empty-sources":  # the pointers after it move up by one

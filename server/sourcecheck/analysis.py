@@ -51,6 +51,7 @@ class Analysis:
             tree = reparse(previous.tree, text, start, end, len(inserted))
         self.tree: Tree = tree or parse(text)
         reused = tree is not None and previous is not None
+        self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
         self.session: Session
         if self.tree.root is None:
             self.session, rule_findings = Session(), []
@@ -164,11 +165,17 @@ class Analysis:
         return node if isinstance(node, JString) else None
 
     def content_map(self, document: Document) -> StringMap | None:
+        """The escape map of a document's ``content`` (kept from the previous version when
+        the string node did not move)."""
         cache = self.__dict__.setdefault("_content_maps", {})
         if document.path not in cache:
             node = self.content_node(document)
-            cache[document.path] = StringMap(self.text, node) if node is not None else None
-        return cache[document.path]
+            inherited = self._inherited_maps.get(document.path)
+            if node is not None and inherited is not None and inherited[0] is node and inherited[1] == (node.start, node.end):
+                cache[document.path] = inherited
+            else:
+                cache[document.path] = (node, (node.start, node.end), StringMap(self.text, node)) if node is not None else (None, None, None)
+        return cache[document.path][2]
 
     def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:
         """File offsets of content characters ``[start, end)`` of a document."""

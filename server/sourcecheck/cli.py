@@ -45,9 +45,15 @@ class Checked:
         return 2 if self.analysis is None else self.analysis.exit_code
 
 
-def read_input(name: str) -> Checked:
+MAX_SIZE_MB = 64
+
+
+def read_input(name: str, max_size_mb: int = MAX_SIZE_MB) -> Checked:
     """Read and check one file; never raises for bad input."""
     try:
+        size = os.stat(name).st_size
+        if size > max_size_mb * 1_000_000 and not os.path.isdir(name):
+            return Checked(name, unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with --max-size-mb to check it")
         with open(name, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
@@ -196,8 +202,8 @@ class Rendered:
     note: str | None = None  # the one line for stderr
 
 
-def render(name: str, data: bytes | None, fmt: str, colour: bool) -> Rendered:
-    checked = read_input(name) if data is None else check_bytes(name, data)
+def render(name: str, data: bytes | None, fmt: str, colour: bool, max_size_mb: int = MAX_SIZE_MB) -> Rendered:
+    checked = read_input(name, max_size_mb) if data is None else check_bytes(name, data)
     note = f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}" if (checked.unreadable or checked.warning) else None
     result = Rendered(checked.exit_code, note=note)
     if fmt == "json":
@@ -214,8 +220,8 @@ def render(name: str, data: bytes | None, fmt: str, colour: bool) -> Rendered:
     return result
 
 
-def _render_job(job: tuple[str, str, bool]) -> Rendered:
-    return render(job[0], None, job[1], job[2])
+def _render_job(job: tuple[str, str, bool, int]) -> Rendered:
+    return render(job[0], None, job[1], job[2], job[3])
 
 
 def use_colour(choice: str, stream: TextIO) -> bool:
@@ -236,20 +242,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json")
     parser.add_argument("--format", choices=FORMATS, default=None, help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="check N files at a time (default: the number of cores)")
+    parser.add_argument("--max-size-mb", type=int, default=MAX_SIZE_MB, metavar="MB", help=f"refuse files larger than this (default {MAX_SIZE_MB})")
     parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help="colour the text output (default: auto, off when piped or NO_COLOR is set)")
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
 
-def check_all(files: list[str], fmt: str, colour: bool, jobs: int) -> list[Rendered]:
+def check_all(files: list[str], fmt: str, colour: bool, jobs: int, max_size_mb: int = MAX_SIZE_MB) -> list[Rendered]:
     stdin_data = sys.stdin.buffer.read() if "-" in files else None
     on_disk = [name for name in files if name != "-"]
     rendered: dict[str, Rendered] = {}
     if jobs > 1 and len(on_disk) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
-            for name, result in zip(on_disk, pool.map(_render_job, [(n, fmt, colour) for n in on_disk]), strict=True):
+            for name, result in zip(on_disk, pool.map(_render_job, [(n, fmt, colour, max_size_mb) for n in on_disk]), strict=True):
                 rendered[name] = result
-    return [render(name, stdin_data, fmt, colour) if name == "-" else rendered.get(name) or render(name, None, fmt, colour) for name in files]
+    return [render(name, stdin_data, fmt, colour) if name == "-" else rendered.get(name) or render(name, None, fmt, colour, max_size_mb) for name in files]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n")
         return 2
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
-    results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs)
+    results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs, args.max_size_mb)
     for result in results:
         if result.note:
             sys.stderr.write(result.note + "\n")

@@ -107,6 +107,8 @@ class CheckMemo:
         self.annotations: dict[Path, tuple[Any, dict[str, str | None], Annotation, list[Finding]]] = {}
         # (path, content) by identity -> Document, so that line tables are split once
         self.documents: dict[tuple[str, int], Document] = {}
+        # path -> identity of the Document refs resolve against
+        self.winners: dict[str, int] | None = None
 
 
 class _Checker:
@@ -115,6 +117,7 @@ class _Checker:
         self.session = Session()
         self.previous = memo or CheckMemo()
         self.memo = CheckMemo()
+        self._documents_unchanged: bool | None = None
 
     def report(self, code: str, message: str, path: Path, ref: Ref | None = None) -> None:
         self.findings.append(Finding(code, SEVERITY[code], message, path, ref))
@@ -197,6 +200,16 @@ class _Checker:
 
     # -- annotations
 
+    @property
+    def documents_unchanged(self) -> bool:
+        """Whether the documents are the very ones of the previous check (then every
+        annotation whose value is unchanged can be reused without looking further)."""
+        if self._documents_unchanged is None:
+            winners = {path: id(document) for path, document in self.session.by_path.items()}
+            self._documents_unchanged = self.previous.winners is not None and self.previous.winners == winners
+            self.memo.winners = winners
+        return self._documents_unchanged
+
     def annotations(self, value: Any, path: Path) -> None:
         if not isinstance(value, list):
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
@@ -207,8 +220,8 @@ class _Checker:
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)
         by_path = self.session.by_path
-        if cached is not None and cached[0] is value and all(
-            (by_path[p].content if p in by_path else None) is content for p, content in cached[1].items()
+        if cached is not None and cached[0] is value and (
+            self.documents_unchanged or all((by_path[p].content if p in by_path else None) is content for p, content in cached[1].items())
         ):
             annotation, findings = cached[2], cached[3]
             self.session.annotations.append(annotation)

@@ -3,6 +3,7 @@
     sourcecheck.inlayHints.enabled     true   cited text after each ref
     sourcecheck.inlayHints.maxLength   40     characters of cited text shown before "…"
     sourcecheck.codeLens.enabled       true   verdicts on annotations, coverage on documents
+    sourcecheck.maxFileSizeMB          64     files with more million characters are not checked
 
 A bad value is logged and replaced by its default; a changed setting takes effect at once.
 """
@@ -23,6 +24,7 @@ class Settings:
     inlay_hints: bool = True
     inlay_max_length: int = 40
     code_lens: bool = True
+    max_file_size_mb: int = 64
 
     @classmethod
     def from_client(cls, value: Any) -> Settings:
@@ -33,8 +35,9 @@ class Settings:
         defaults = cls()
         return cls(
             inlay_hints=_boolean(hints.get("enabled"), defaults.inlay_hints, "inlayHints.enabled"),
-            inlay_max_length=_length(hints.get("maxLength"), defaults.inlay_max_length),
+            inlay_max_length=_number(hints.get("maxLength"), defaults.inlay_max_length, "inlayHints.maxLength", 4, 1000),
             code_lens=_boolean(lens.get("enabled"), defaults.code_lens, "codeLens.enabled"),
+            max_file_size_mb=_number(section.get("maxFileSizeMB"), defaults.max_file_size_mb, "maxFileSizeMB", 1, 100_000),
         )
 
 
@@ -47,12 +50,12 @@ def _boolean(value: Any, default: bool, name: str) -> bool:
     return default
 
 
-def _length(value: Any, default: int) -> int:
+def _number(value: Any, default: int, name: str, low: int, high: int) -> int:
     if value is None:
         return default
-    if isinstance(value, int) and not isinstance(value, bool) and 4 <= value <= 1000:
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
         return value
-    log.warning("sourcecheck.inlayHints.maxLength should be a whole number from 4 to 1000, not %r; using %s", value, default)
+    log.warning("sourcecheck.%s should be a whole number from %s to %s, not %r; using %s", name, low, high, value, default)
     return default
 
 

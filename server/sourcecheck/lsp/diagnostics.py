@@ -7,12 +7,15 @@ every occurrence in ``relatedInformation``, pointing into the document's ``conte
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types
 
+from ..analysis import looks_like_session
 from ..display import shorten, visible
 from ..session import Finding, Severity
 from .convert import lsp_range
-from .documents import OpenDocument
+from .documents import SESSION_SUFFIX, OpenDocument
 from .server import SourceCheckServer, guarded
 
 SEVERITIES = {
@@ -48,12 +51,39 @@ def occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding:
     return related
 
 
+MAX_DIAGNOSTICS = 1000
+"""Diagnostics sent per file; past that an editor only slows down (the CLI lists them all)."""
+
+
+def too_large(ls: SourceCheckServer, document: OpenDocument) -> types.Diagnostic:
+    limit = ls.settings.max_file_size_mb
+    size = len(document.text) / 1_000_000
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+        message=f"this file holds {size:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit}); it is not checked. Raise the limit or check it with the sourcecheck command",
+        severity=types.DiagnosticSeverity.Warning,
+        code="file-too-large",
+        source="sourcecheck",
+    )
+
+
 def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
+    if document.too_large(ls.settings.max_file_size_mb):
+        ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.text[:100_000])
+        return [too_large(ls, document)] if ours else []
     if not document.is_session:
         return []
     analysis = document.analysis
     found = []
-    for finding in analysis.findings:
+    if len(analysis.findings) > MAX_DIAGNOSTICS:
+        found.append(types.Diagnostic(
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+            message=f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them",
+            severity=types.DiagnosticSeverity.Information,
+            code="too-many-findings",
+            source="sourcecheck",
+        ))
+    for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         diagnostic = types.Diagnostic(
             range=lsp_range(analysis.finding_span(finding, ls.encoding)),
             message=finding.message,
@@ -76,6 +106,12 @@ def publish(ls: SourceCheckServer, document: OpenDocument) -> None:
     # Publish only if this is still the newest version: an old result never follows a new one.
     if ls.documents.get(document.uri) is document and document.version == version:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=document.uri, diagnostics=items, version=version))
+
+
+@guarded()
+def publish_if_current(ls: SourceCheckServer, document: OpenDocument, version: int) -> None:
+    if ls.documents.get(document.uri) is document and document.version == version:
+        publish(ls, document)  # also clears them if the file stopped being a session
 
 
 def choose_mode(ls: SourceCheckServer) -> None:
@@ -108,7 +144,8 @@ def register(server: SourceCheckServer) -> None:
     def did_change(ls: SourceCheckServer, params: types.DidChangeTextDocumentParams) -> None:
         document = ls.documents.get(params.text_document.uri)
         if document is not None and not ls.pull_diagnostics:
-            publish(ls, document)  # also clears them if the file stopped being a session
+            # Let edits already waiting be read first: work for a superseded version is dropped.
+            asyncio.get_running_loop().call_later(0.001, publish_if_current, ls, document, document.version)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()

@@ -42,6 +42,10 @@ class OpenDocument:
             self._pending = None
         return self._analysis
 
+    def too_large(self, limit_mb: int) -> bool:
+        """Past the size limit a file is not checked at all (one diagnostic says so)."""
+        return len(self.text) > limit_mb * 1_000_000
+
     @property
     def is_session(self) -> bool:
         """Ours to check: a ``*.sourcecheck.json`` file or JSON with the session shape."""
@@ -92,8 +96,3 @@ class DocumentStore:
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._documents.get(uri)
-
-    def session(self, uri: str) -> OpenDocument | None:
-        """The open document at ``uri`` if it is a session, else None."""
-        document = self._documents.get(uri)
-        return document if document is not None and document.is_session else None

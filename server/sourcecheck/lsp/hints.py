@@ -17,6 +17,8 @@ from .documents import OpenDocument
 from .server import SourceCheckServer, guarded
 
 POLARITY_SYMBOL = {"supports": "✓", "refutes": "✗"}
+MAX_HINTS = 2000
+"""Hints per request: a request for a huge range is answered in bounded time."""
 
 
 def label(ref: Ref, width: int) -> str:
@@ -35,6 +37,8 @@ def inlay_hints(ls: SourceCheckServer, document: OpenDocument, rng: types.Range)
     width = ls.settings.inlay_max_length
     hints = []
     for index in analysis.annotations_between(start, end):
+        if len(hints) >= MAX_HINTS:
+            break
         annotation = analysis.annotations_by_path.get(("annotations", index))
         if annotation is None:
             continue
@@ -46,7 +50,7 @@ def inlay_hints(ls: SourceCheckServer, document: OpenDocument, rng: types.Range)
             position = lsp_range(analysis.span(node.end, node.end, ls.encoding)).start
             tooltip = types.MarkupContent(kind=types.MarkupKind.PlainText, value=visible(ref.text or "", keep_newlines=True))
             hints.append(types.InlayHint(position=position, label=label(ref, width), padding_left=True, tooltip=tooltip))
-    return hints
+    return hints[:MAX_HINTS]
 
 
 def register(server: SourceCheckServer) -> None:

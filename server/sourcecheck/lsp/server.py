@@ -68,7 +68,11 @@ class SourceCheckServer(LanguageServer):
         self.settings = Settings()
 
     def session(self, uri: str) -> OpenDocument | None:
-        return self.documents.session(uri)
+        """The open session at ``uri``, if it is one and not past the size limit."""
+        document = self.documents.get(uri)
+        if document is None or document.too_large(self.settings.max_file_size_mb):
+            return None
+        return document if document.is_session else None
 
     def offset(self, document: OpenDocument, position: types.Position) -> int:
         return document.lines.offset(core_position(position), self.encoding)
