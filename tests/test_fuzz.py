@@ -14,7 +14,7 @@ from lsp_support import FIXTURES
 from sourcecheck.analysis import Analysis
 from sourcecheck.positions import Encoding
 
-EDITS = int(os.environ.get("SOURCECHECK_FUZZ_EDITS", "400"))
+EDITS = int(os.environ.get("SOURCECHECK_FUZZ_EDITS", "1500"))
 SEED = int(os.environ.get("SOURCECHECK_FUZZ_SEED", "20261129"))
 PIECES = list('{}[]:,"\\ \n\r\t0123456789-.eE') + [
     "\\n", '\\"', "\\\\", "\\u00e9", "\\ud83d\\ude80", "\\ud800", "\\u0000", "\ud800", "\udfff", "中文", "🚀", "\x00", "\x07", "\x1b",

@@ -146,3 +146,40 @@ def test_string_offsets_map_back_through_every_kind_of_escape(value, ascii_only)
 def test_lenient_decoding_gives_one_code_point_per_escape(body):
     decoded = decode_lenient(body)
     assert isinstance(decoded, str)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values, st.sampled_from([None, 0, 2]), st.booleans())
+def test_any_json_value_parses_to_what_json_loads_gives(value, indent, ascii_only):
+    text = json.dumps({"annotations": [value], "documents": [value], "other": value}, indent=indent, ensure_ascii=ascii_only)
+    tree = parse(text)
+    assert tree.issues == []
+    assert to_python(tree.root) == json.loads(text)
+
+
+@given(st.text(alphabet=st.sampled_from(list('{}[]:,"\\ \n\rtruefalsnl0123456789-.eE/*ab\ud800中🚀\x00')), max_size=80))
+def test_any_text_parses_without_raising(text):
+    tree = parse(text)
+    assert all(0 <= issue.start <= issue.end <= len(text) for issue in tree.issues)
+    if tree.root is not None:
+        to_python(tree.root)
+
+
+TOKENS = ["{", "}", "[", "]", ":", ",", '"', "\\", " ", "\n", "1", "0.5", "true", "null", '"path"', '"documents"', '"annotations"', '"claim"', '"sources"', '"start"', '"end"', '"line"', '"str"', '"a"', '"content"', '"polarity"', '"confidence"']
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=60).map("".join))
+def test_any_text_is_analysed_without_raising(text):
+    from sourcecheck.analysis import Analysis
+
+    analysis = Analysis(text)
+    for finding in analysis.findings:
+        start, end = analysis.extent(finding)
+        assert 0 <= start <= end <= len(text)
+        analysis.finding_span(finding)
