@@ -171,6 +171,15 @@ def value_at(root: Any, pointer: str) -> Any:
     return root
 
 
+def single_claim(path: str, content: str, start: str, end: str) -> dict[str, Any]:
+    """A session whose one claim cites line 1 of ``content`` from ``start`` to ``end``."""
+    return {
+        "documents": [{"path": path, "content": content}, {"path": "e", "content": "ok"}],
+        "annotations": [{"claim": {"path": path, "start": {"line": 1, "str": start}, "end": {"line": 1, "str": end}},
+                         "sources": [{"path": "e", "start": {"line": 1, "str": "ok"}, "end": {"line": 1, "str": "ok"}, "polarity": "supports", "confidence": 1}]}],
+    }
+
+
 def session_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 

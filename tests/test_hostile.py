@@ -10,7 +10,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from lsp_support import session_text, started
+from lsp_support import session_text, single_claim, started
 from sourcecheck.analysis import Analysis
 
 from helpers import claim, session, source
@@ -137,9 +137,7 @@ async def test_inlay_hints_for_a_huge_range_are_bounded():
 
 async def test_hostile_text_is_escaped_everywhere_it_is_shown(editor, client):
     evil = "```` </code> [x](command:workbench.action.terminal.new) <img src=x> \u202egnp.exe \x1b[2J"
-    value = {"documents": [{"path": "d", "content": evil}, {"path": "e", "content": "ok"}],
-             "annotations": [{"claim": {"path": "d", "start": {"line": 1, "str": "```` "}, "end": {"line": 1, "str": "[2J"}},
-                              "sources": [{"path": "e", "start": {"line": 1, "str": "ok"}, "end": {"line": 1, "str": "ok"}, "polarity": "supports", "confidence": 1}]}]}
+    value = single_claim("d", evil, "```` ", "[2J")
     uri = "file:///evil.sourcecheck.json"
     text = session_text(value)
     editor.open(uri, text)

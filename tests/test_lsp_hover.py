@@ -6,7 +6,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from lsp_support import FIXTURES, session_text, started
+from lsp_support import FIXTURES, session_text, single_claim, started
 
 ARTICLE = FIXTURES / "orbit-article.sourcecheck.json"
 
@@ -108,9 +108,7 @@ async def test_hover_is_plain_text_for_clients_without_markdown():
 
 async def test_cited_text_cannot_break_out_of_its_code_block(editor):
     content = "a ```` b [x](command:evil) <b>html</b> \u202ereversed\x1b[31m end"
-    value = {"documents": [{"path": "d`x", "content": content}, {"path": "e", "content": "ok"}],
-             "annotations": [{"claim": {"path": "d`x", "start": {"line": 1, "str": "a "}, "end": {"line": 1, "str": " end"}},
-                              "sources": [{"path": "e", "start": {"line": 1, "str": "ok"}, "end": {"line": 1, "str": "ok"}, "polarity": "supports", "confidence": 1}]}]}
+    value = single_claim("d`x", content, "a ", " end")
     uri = "file:///hostile.sourcecheck.json"
     text = session_text(value)
     editor.open(uri, text)

@@ -166,20 +166,23 @@ class Tree:
             self.duplicates.extend(parser.duplicates)
         return node.expanded
 
+    def child(self, node: Node, part: str | int) -> Node | None:
+        """One step down a path: the winning member of a key, or an array item."""
+        node = self.expand(node)
+        if isinstance(node, JObject) and isinstance(part, str):
+            member = node.member(part)
+            return member.value if member else None
+        if isinstance(node, JArray) and isinstance(part, int):
+            return node.items[part] if 0 <= part < len(node.items) else None
+        return None
+
     def node_at_path(self, path: Path) -> Node | None:
         """The value a JSON pointer path names, following the winning member of each key."""
         node = self.root
         for part in path:
             if node is None:
                 return None
-            node = self.expand(node)
-            if isinstance(node, JObject) and isinstance(part, str):
-                member = node.member(part)
-                node = member.value if member else None
-            elif isinstance(node, JArray) and isinstance(part, int):
-                node = node.items[part] if 0 <= part < len(node.items) else None
-            else:
-                return None
+            node = self.child(node, part)
         return node
 
     def locate(self, path: Path) -> tuple[int, int] | None:
@@ -196,15 +199,7 @@ class Tree:
                 found = _skip_to(self.text, node.start, path[depth:])
                 if found is not None:
                     return found
-                node = self.expand(node)
-            node = self.expand(node)
-            if isinstance(node, JObject) and isinstance(part, str):
-                member = node.member(part)
-                node = member.value if member else None
-            elif isinstance(node, JArray) and isinstance(part, int):
-                node = node.items[part] if 0 <= part < len(node.items) else None
-            else:
-                return None
+            node = self.child(node, part)
         return (node.start, node.end) if node is not None else None
 
     def member_at_path(self, path: Path) -> Member | None:
