@@ -43,6 +43,11 @@ def make_client() -> LanguageClient:
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "sourcecheck.lsp"], client_factory=make_client)
 
 
+def paired(text: str) -> str:
+    """The text as an editor holds it: UTF-16, where surrogate halves that meet are one character."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
 class Editor:
     """One client session: open, change, ask, with positions in the negotiated encoding."""
 
@@ -62,7 +67,7 @@ class Editor:
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
 
     def replace_all(self, uri: str, text: str) -> None:
-        self.texts[uri] = text
+        self.texts[uri] = paired(text)
         self.versions[uri] += 1
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -75,7 +80,7 @@ class Editor:
         """An incremental change of the offsets [start, end)."""
         text = self.texts[uri]
         rng = types.Range(start=self.position(text, start), end=self.position(text, end))
-        self.texts[uri] = text[:start] + new_text + text[end:]
+        self.texts[uri] = paired(text[:start] + new_text + text[end:])
         self.versions[uri] += 1
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(

@@ -7,6 +7,7 @@ editor's edits at the wrong place in a session holding such characters.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -15,6 +16,13 @@ from ..analysis import Analysis, looks_like_session
 from ..positions import Encoding, LineTable, Position
 
 SESSION_SUFFIX = ".sourcecheck.json"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def pair_surrogates(text: str) -> str:
+    """``text`` with each high surrogate that is followed by a low one joined into one
+    character, as in the client's UTF-16 text; lone halves stay."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 @dataclass
@@ -61,6 +69,14 @@ class OpenDocument:
             end = max(start, lines.offset(Position(change.range.end.line, change.range.end.character), encoding))
             old_text = self.text
             self.text = old_text[:start] + change.text + old_text[end:]
+            if _SURROGATE.search(self.text, max(0, start - 1), start + len(change.text) + 1):
+                # Halves of a surrogate pair may have met: the client's text holds one
+                # character there, and so must ours. Rare enough to start afresh.
+                self.text = pair_surrogates(self.text)
+                self._lines = None
+                self._pending = None
+                self._analysis = None
+                return
             self._lines = lines.patched(self.text, start, end, change.text)
             # Only one edit can be replayed on an analysis; several in a row start afresh.
             self._pending = (previous, (start, end, change.text)) if previous is not None and self._pending is None else None
