@@ -24,6 +24,16 @@ SESSIONS = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.json
 
 
 def random_edit(rng: random.Random, text: str) -> tuple[int, int, str]:
+    start, end, inserted = _random_edit(rng, text)
+    return _snap(text, start), _snap(text, end), inserted
+
+
+def _snap(text: str, offset: int) -> int:
+    """An editor cannot point between the \r and \n of a line break."""
+    return offset + 1 if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n" else offset
+
+
+def _random_edit(rng: random.Random, text: str) -> tuple[int, int, str]:
     roll = rng.random()
     at = rng.randrange(len(text) + 1)
     if roll < 0.45:
