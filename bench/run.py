@@ -205,9 +205,21 @@ def bench_cli(path: Path) -> float:
     return time.perf_counter() - start
 
 
+PEER = ROOT / ".cache" / "json-peer"
+
+
 def peer_command() -> list[str] | None:
-    binary = ROOT / ".cache" / "json-peer" / "node_modules" / ".bin" / "vscode-json-language-server"
-    return [str(binary), "--stdio"] if binary.exists() else None
+    """vscode-json-language-server, installed into .cache/json-peer by npm on first use."""
+    binary = PEER / "node_modules" / ".bin" / "vscode-json-language-server"
+    if not binary.exists():
+        PEER.mkdir(parents=True, exist_ok=True)
+        (PEER / "package.json").write_text('{"name": "json-peer", "private": true}\n')
+        try:
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "vscode-langservers-extracted@4.10.0"], cwd=PEER, check=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as error:
+            print(f"(no JSON peer: npm could not install vscode-langservers-extracted: {error})", file=sys.stderr)
+            return None
+    return [str(binary), "--stdio"]
 
 
 def bench_peer(path: Path) -> float | None:
