@@ -76,3 +76,11 @@ def test_columns_on_very_long_lines_use_checkpoints_and_stay_exact():
         for encoding in Encoding:
             expected = len(line[: offset - 2].encode({"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}[encoding.value])) // {"utf-8": 1, "utf-16": 2, "utf-32": 4}[encoding.value]
             assert table.position(offset, encoding).character == expected
+
+
+def test_offsets_on_very_long_lines_round_trip_through_checkpoints():
+    line = "".join(random.Random(2).choice(["a", "中", "🚀", "é"]) for _ in range(20_000))
+    table = LineTable("x\n" + line + "\ny")
+    for offset in range(2, 20_002, 997):
+        for encoding in Encoding:
+            assert table.offset(table.position(offset, encoding), encoding) == offset

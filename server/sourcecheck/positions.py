@@ -102,9 +102,8 @@ class LineTable:
         table._checkpoints = {at: marks for at, marks in self._checkpoints.items() if self.line_end(self.line_of(at)) < start}
         return table
 
-    def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
-        if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
-            return units(self.text[line_start:offset], encoding)
+    def _marks(self, line_start: int) -> tuple[list[int], list[int]]:
+        """UTF-16 and UTF-8 units before every CHECKPOINT-th character of a long line."""
         marks = self._checkpoints.get(line_start)
         if marks is None:
             line_end = self.line_end(self.line_of(line_start))
@@ -114,6 +113,12 @@ class LineTable:
                 utf16.append(utf16[-1] + units(piece, Encoding.UTF16))
                 utf8.append(utf8[-1] + units(piece, Encoding.UTF8))
             marks = self._checkpoints[line_start] = (utf16, utf8)
+        return marks
+
+    def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
+        if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
+            return units(self.text[line_start:offset], encoding)
+        marks = self._marks(line_start)
         index = min((offset - line_start) // CHECKPOINT, len(marks[0]) - 1)
         base = marks[0][index] if encoding is Encoding.UTF16 else marks[1][index]
         return base + units(self.text[line_start + index * CHECKPOINT : offset], encoding)
@@ -152,5 +157,11 @@ class LineTable:
         if position.line >= len(self.starts):
             return len(self.text)
         start = self.starts[position.line]
-        line = self.text[start : self.line_end(position.line)]
-        return start + offset_in_units(line, max(0, position.character), encoding)
+        end = self.line_end(position.line)
+        count = max(0, position.character)
+        if encoding is not Encoding.UTF32 and end - start > CHECKPOINT and count > CHECKPOINT:
+            # A long line (a document's content): jump to the last checkpoint before the column.
+            marks = self._marks(start)[0 if encoding is Encoding.UTF16 else 1]
+            index = bisect_right(marks, count) - 1
+            start, count = start + index * CHECKPOINT, count - marks[index]
+        return start + offset_in_units(self.text[start:end], count, encoding)

@@ -68,7 +68,7 @@ class OpenDocument:
             start = lines.offset(Position(change.range.start.line, change.range.start.character), encoding)
             end = max(start, lines.offset(Position(change.range.end.line, change.range.end.character), encoding))
             old_text = self.text
-            self.text = old_text[:start] + change.text + old_text[end:]
+            self.text = "".join((old_text[:start], change.text, old_text[end:]))
             if _SURROGATE.search(self.text, max(0, start - 1), start + len(change.text) + 1):
                 # Halves of a surrogate pair may have met: the client's text holds one
                 # character there, and so must ours. Rare enough to start afresh.
