@@ -26,11 +26,26 @@ SEVERITIES = {
 
 
 def occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[types.DiagnosticRelatedInformation]:
-    """Where each occurrence of an ambiguous boundary sits inside the content string."""
+    """Where each occurrence of an ambiguous boundary sits inside the content string.
+
+    Kept from version to version while the finding and the content string stay the same
+    (an edit elsewhere in the file moves neither)."""
     ref = finding.ref
     analysis = document.analysis
     if ref is None or ref.document is None:
         return []
+    content = analysis.content_map(ref.document)
+    cached = document.related.get(id(finding))
+    if cached is None or cached[0] is not finding or cached[1] is not content or cached[2] != ls.encoding:
+        cached = (finding, content, ls.encoding, _occurrence_locations(ls, document, finding))
+    document.related_next[id(finding)] = cached
+    return cached[3]
+
+
+def _occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[types.DiagnosticRelatedInformation]:
+    ref = finding.ref
+    analysis = document.analysis
+    assert ref is not None and ref.document is not None
     boundary = ref.start if finding.path[-2:-1] == ("start",) else ref.end
     if boundary is None:
         return []
@@ -83,6 +98,7 @@ def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types
             code="too-many-findings",
             source="sourcecheck",
         ))
+    document.related_next = {}
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         diagnostic = types.Diagnostic(
             range=lsp_range(analysis.finding_span(finding, ls.encoding)),
@@ -94,6 +110,7 @@ def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types
         if finding.code == "boundary-ambiguous":
             diagnostic.related_information = occurrence_locations(ls, document, finding)
         found.append(diagnostic)
+    document.related, document.related_next = document.related_next, {}  # only what is still shown
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from lsprotocol import types
 
@@ -34,6 +35,9 @@ class OpenDocument:
     _analysis: Analysis | None = field(default=None, repr=False)
     # The analysis before the last edit and that edit, to analyse the new text incrementally.
     _pending: tuple[Analysis, tuple[int, int, str]] | None = field(default=None, repr=False)
+    # Related locations of ambiguous boundaries, by finding (see diagnostics.occurrence_locations).
+    related: dict[int, Any] = field(default_factory=dict, repr=False)
+    related_next: dict[int, Any] = field(default_factory=dict, repr=False)
 
     @property
     def lines(self) -> LineTable:
