@@ -118,3 +118,15 @@ async def test_cited_text_cannot_break_out_of_its_code_block(editor):
     assert "\\u202e" in block and "\u202e" not in markdown and "\x1b" not in markdown
     outside = markdown.replace(block, "")
     assert "command:" not in outside and "<b>" not in outside
+
+
+async def test_hover_copes_with_any_json_value_as_polarity_and_confidence(editor):
+    for polarity, confidence in (({"a": 1}, [1]), ([], {"x": None}), (None, "high"), (True, None)):
+        value = single_claim("d", "some text", "some", "text")
+        value["annotations"][0]["sources"][0].update(polarity=polarity, confidence=confidence)
+        uri = f"file:///odd-{id(polarity)}.sourcecheck.json"
+        text = session_text(value)
+        editor.open(uri, text)
+        for needle in ('"str": "ok"', '"str": "some"'):
+            hover = await editor.hover(uri, text.index(needle) + 8)
+            assert "does not resolve" in hover.contents.value or "ok" in hover.contents.value

@@ -56,8 +56,13 @@ def where(ref: Ref) -> str:
     return lines
 
 
+def polarity_of(ref: Ref) -> str | None:
+    """The source's polarity when it is a valid one (it may be any JSON value at all)."""
+    return ref.polarity if isinstance(ref.polarity, str) and ref.polarity in POLARITY_MARK else None
+
+
 def describe_source(out: RichText, source: Ref) -> None:
-    polarity = source.polarity if source.polarity in POLARITY_MARK else None
+    polarity = polarity_of(source)
     mark = POLARITY_MARK.get(polarity or "", "?")
     confidence = source.confidence if isinstance(source.confidence, (int, float)) and not isinstance(source.confidence, bool) else None
     head = f"{mark} {polarity or 'no valid polarity'} · confidence {confidence if confidence is not None else '?'}"
@@ -91,7 +96,7 @@ def describe_ref(out: RichText, analysis: Analysis, ref: Ref, part: tuple) -> No
     if ref.is_source:
         claim = ref.annotation.claim
         out.rule()
-        verb = {"supports": "supports", "refutes": "refutes"}.get(ref.polarity, "is cited for")
+        verb = polarity_of(ref) or "is cited for"
         if claim is not None and claim.valid:
             out.para(f"this source {verb} the claim in ", out.code(claim.doc_path or ""), f", {where(claim)}:")
             out.block(claim.text or "")
