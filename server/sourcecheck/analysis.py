@@ -7,8 +7,11 @@ after construction, except for caches that fill in on demand.
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -41,6 +44,10 @@ class Analysis:
         """Analyse ``text``; with the analysis of the text before one ``edit`` (start, end,
         inserted text), reuse what the edit cannot have changed. The result is the same.
         ``lines``, if given, is the line table of ``text``, kept by the caller."""
+        with no_garbage_collection():
+            self._analyse(text, previous, edit, lines)
+
+    def _analyse(self, text: str, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None) -> None:
         self.text = text
         self.memo: CheckMemo | None = None
         if lines is not None:
@@ -258,6 +265,19 @@ class Analysis:
                 )
             )
         return found
+
+
+@contextmanager
+def no_garbage_collection() -> Iterator[None]:
+    """Building an analysis allocates millions of objects and no garbage: without this,
+    Python's cycle collector would scan the whole heap again and again (half the time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _decoded_offset(mapping: StringMap, raw: int) -> int:

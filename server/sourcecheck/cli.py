@@ -12,6 +12,7 @@ schema error or unreadable input; with several files, the worst of them.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -265,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     args = build_parser().parse_args(argv)
+    gc.disable()  # a short run that allocates much and frees little: the collector only costs
     fmt = args.format or ("json" if args.json else "human")
     files = args.files or ["-"]
     if "-" in files and sys.stdin is not None and sys.stdin.isatty():

@@ -39,6 +39,7 @@ ANNOTATION_KEYS = ("claim", "sources")
 REF_KEYS = ("path", "start", "end")
 SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
+_REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _KNOWN_SETS = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
 
 
@@ -276,7 +277,54 @@ class _Checker:
 
     # -- refs
 
+    def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> Ref | None:
+        """The common case, checked quickly: a well-formed ref that resolves, with good
+        metadata and nothing to warn about. None means "take the careful path"."""
+        if type(value) is not dict or value.keys() != (_SOURCE_SET if source else _REF_SET):
+            return None
+        start, end, doc_path = value["start"], value["end"], value["path"]
+        if type(start) is not dict or type(end) is not dict or type(doc_path) is not str or start.keys() != _BOUNDARY_SET or end.keys() != _BOUNDARY_SET:
+            return None
+        start_line, start_str, end_line, end_str = start["line"], start["str"], end["line"], end["str"]
+        if type(start_line) is not int or type(end_line) is not int or type(start_str) is not str or type(end_str) is not str or not start_str or not end_str:
+            return None
+        if source:
+            polarity, confidence = value["polarity"], value["confidence"]
+            if (polarity != "supports" and polarity != "refutes") or type(polarity) is not str:
+                return None
+            if type(confidence) is not float and type(confidence) is not int or not LOW_CONFIDENCE <= confidence <= 1:
+                return None
+        document = self.session.by_path.get(doc_path)
+        if document is None:
+            return None
+        lines = document.lines
+        if not (0 < start_line <= end_line <= len(lines)):
+            return None
+        line = lines[start_line - 1]
+        start_col = line.find(start_str)
+        if start_col < 0 or line.find(start_str, start_col + 1) >= 0:
+            return None
+        line = lines[end_line - 1]
+        end_col = line.find(end_str)
+        if end_col < 0 or line.find(end_str, end_col + 1) >= 0:
+            return None
+        end_after = end_col + len(end_str)
+        if start_line == end_line and start_col >= end_after:
+            return None
+        ref = Ref(path, annotation, value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
+        starts = document.line_starts
+        begin, finish = starts[start_line - 1] + start_col, starts[end_line - 1] + end_after
+        ref.span = (begin, finish)
+        ref.text = document.content[begin:finish]
+        if source:
+            ref.polarity, ref.confidence = value["polarity"], value["confidence"]
+        self.session.refs.append(ref)
+        return ref
+
     def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
+        fast = self.valid_ref(value, path, annotation, source)
+        if fast is not None:
+            return fast
         ref = Ref(path, annotation, value)
         self.session.refs.append(ref)
         what = "a source" if source else "a claim"

@@ -11,7 +11,7 @@ import asyncio
 
 from lsprotocol import types
 
-from ..analysis import looks_like_session
+from ..analysis import looks_like_session, no_garbage_collection
 from ..display import shorten, visible
 from ..session import Finding, Severity
 from .convert import lsp_range
@@ -83,6 +83,11 @@ def too_large(ls: SourceCheckServer, document: OpenDocument) -> types.Diagnostic
 
 
 def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
+    with no_garbage_collection():  # thousands of diagnostics, no garbage: see analysis.py
+        return _diagnostics_for(ls, document)
+
+
+def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
     if document.too_large(ls.settings.max_file_size_mb):
         ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.text[:100_000])
         return [too_large(ls, document)] if ours else []
