@@ -66,7 +66,8 @@ class Analysis:
             self.session, rule_findings, self.memo = check(to_python(self.tree.root), previous.memo if reused else None)  # type: ignore[union-attr]
         findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
         findings += rule_findings
-        findings += self._duplicate_key_findings()
+        # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
+        findings += [] if reused else self._duplicate_key_findings()
         self._extents: dict[int, tuple[int, int]] = {}
         if reused:
             assert previous is not None and edit is not None
@@ -78,7 +79,6 @@ class Analysis:
         placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
-        self.refs_by_path: dict[Path, Ref] = {ref.json_path: ref for ref in self.session.refs}
 
     # -- shape
 
@@ -222,6 +222,10 @@ class Analysis:
             return []
         member = root.member("annotations")
         return member.value.items if member is not None and isinstance(member.value, JArray) else []
+
+    @cached_property
+    def refs_by_path(self) -> dict[Path, Ref]:
+        return {ref.json_path: ref for ref in self.session.refs}
 
     @cached_property
     def _annotation_starts(self) -> list[int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -104,12 +105,14 @@ class CheckMemo:
     the very same objects (an incremental parse keeps them), with what they depend on."""
 
     def __init__(self) -> None:
-        # annotation path -> (value, {doc path: content or None}, annotation, findings)
-        self.annotations: dict[Path, tuple[Any, dict[str, str | None], Annotation, list[Finding]]] = {}
+        # annotation path -> (value, {doc path: content or None}, annotation, findings, refs)
+        self.annotations: dict[Path, tuple[Any, dict[str, str | None], Annotation, list[Finding], list[Ref]]] = {}
         # (path, content) by identity -> Document, so that line tables are split once
         self.documents: dict[tuple[str, int], Document] = {}
         # path -> identity of the Document refs resolve against
         self.winners: dict[str, int] | None = None
+        # the annotations array's items, to find the one an edit changed
+        self.array: list[Any] | None = None
 
 
 class _Checker:
@@ -215,8 +218,38 @@ class _Checker:
         if not isinstance(value, list):
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
             return
+        previous = self.previous.array
+        if path == ("annotations",) and previous is not None and len(previous) == len(value) and self.documents_unchanged_now():
+            changed = [i for i, same in enumerate(map(operator.is_, previous, value)) if not same]
+            if len(changed) <= 1:  # one item edited: everything else is the previous check's
+                self.reuse_all_but(value, changed)
+                return
         for index, item in enumerate(value):
             self.annotation(item, path + (index,))
+        if path == ("annotations",):
+            self.memo.array = value
+
+    def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
+        """Take every annotation from the memo, checking only the changed one again."""
+        memo = self.previous.annotations
+        for index, item in enumerate(value):
+            path = ("annotations", index)
+            if changed and index == changed[0]:
+                self.annotation(item, path)
+                continue
+            cached = memo.get(path)
+            if cached is None:  # not an object: nothing was memoized, checking is cheap
+                self.annotation(item, path)
+                continue
+            self.session.annotations.append(cached[2])
+            self.session.refs.extend(cached[4])
+            self.findings.extend(cached[3])
+            self.memo.annotations[path] = cached
+        self.memo.array = value
+
+    def documents_unchanged_now(self) -> bool:
+        """Whether the documents are the previous check's, decided before any annotation."""
+        return self.documents_unchanged
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)
@@ -224,10 +257,9 @@ class _Checker:
         if cached is not None and cached[0] is value and (
             self.documents_unchanged or all((by_path[p].content if p in by_path else None) is content for p, content in cached[1].items())
         ):
-            annotation, findings = cached[2], cached[3]
-            self.session.annotations.append(annotation)
-            self.session.refs.extend(([annotation.claim] if annotation.claim else []) + annotation.sources)
-            self.findings.extend(findings)
+            self.session.annotations.append(cached[2])
+            self.session.refs.extend(cached[4])
+            self.findings.extend(cached[3])
             self.memo.annotations[path] = cached
             return
         first_finding, first_ref = len(self.findings), len(self.session.refs)
@@ -235,7 +267,7 @@ class _Checker:
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
             deps = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
-            self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:])
+            self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:], refs)
 
     def check_annotation(self, value: Any, path: Path) -> None:
         if not isinstance(value, dict):
