@@ -11,6 +11,7 @@ import json
 import math
 import operator
 import re
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -343,7 +344,7 @@ class _Checker:
         end_after = end_col + len(end_str)
         if start_line == end_line and start_col >= end_after:
             return None
-        ref = Ref(path, annotation, value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
+        ref = Ref(path, weakref.ref(annotation), value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
         starts = document.line_starts
         begin, finish = starts[start_line - 1] + start_col, starts[end_line - 1] + end_after
         ref.span = (begin, finish)
@@ -357,7 +358,7 @@ class _Checker:
         fast = self.valid_ref(value, path, annotation, source)
         if fast is not None:
             return fast
-        ref = Ref(path, annotation, value)
+        ref = Ref(path, weakref.ref(annotation), value)
         self.session.refs.append(ref)
         what = "a source" if source else "a claim"
         if not isinstance(value, dict):

@@ -6,6 +6,7 @@ its place in the file; nothing here knows about files, positions or editors.
 
 from __future__ import annotations
 
+import weakref
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -99,7 +100,9 @@ class Ref:
     """A claim or a source: a span of a document named by path and two boundaries."""
 
     json_path: Path
-    annotation: Annotation
+    # A weak link back: an annotation holds its refs, and no cycle may keep a whole
+    # analysis alive after the editor has moved on (reference counting frees it at once).
+    annotation_link: weakref.ReferenceType[Annotation]
     raw: Any
     doc_path: str | None = None
     start: Boundary | None = None
@@ -114,6 +117,12 @@ class Ref:
     confidence: Any = None
 
     @property
+    def annotation(self) -> Annotation:
+        annotation = self.annotation_link()
+        assert annotation is not None, "a ref outlived its annotation"
+        return annotation
+
+    @property
     def is_source(self) -> bool:
         return self.json_path[-2:-1] == ("sources",)
 
@@ -122,7 +131,7 @@ class Ref:
         return self.start is not None and self.end is not None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class Annotation:
     json_path: Path
     claim: Ref | None = None

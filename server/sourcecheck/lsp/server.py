@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import gc
 import inspect
 import logging
 import sys
@@ -174,9 +173,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # A big session keeps millions of objects alive: collect cycles rarely, not every few
-    # hundred allocations (each full collection walks them all).
-    gc.set_threshold(100_000, 50, 100)
     # stdout carries the protocol: every log line goes to stderr (and the client's log).
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
