@@ -16,7 +16,6 @@ import gc
 import io
 import json
 import os
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -28,8 +27,7 @@ from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_result
 from .display import visible
 from .positions import Encoding
 from .session import Finding, Severity, pointer
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+from .syntax import escape_lone_surrogates
 
 
 @dataclass
@@ -114,8 +112,7 @@ def report_json(checked: Checked) -> dict[str, Any]:
 
 def dump_json(value: Any) -> str:
     """JSON text with readable non-ASCII, and lone surrogates escaped (UTF-8 cannot hold them)."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 # --- human ------------------------------------------------------------------------

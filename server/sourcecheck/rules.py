@@ -17,6 +17,7 @@ from typing import Any
 
 from .display import visible
 from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
+from .syntax import escape_lone_surrogates
 
 SCHEMA_CODES = ("invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources")
 RESOLUTION_CODES = ("unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order")
@@ -57,8 +58,7 @@ def exit_code(findings: Iterable[Finding]) -> int:
 
 def show(value: Any, limit: int = 60) -> str:
     """A value as JSON, shortened, for a message (`"the"`, `1.0`, `true`)."""
-    text = json.dumps(value, ensure_ascii=False)
-    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return "`" + text + "`"
@@ -220,7 +220,7 @@ class _Checker:
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
             return
         previous = self.previous.array
-        if path == ("annotations",) and previous is not None and len(previous) == len(value) and self.documents_unchanged_now():
+        if path == ("annotations",) and previous is not None and len(previous) == len(value) and self.documents_unchanged:
             changed = [i for i, same in enumerate(map(operator.is_, previous, value)) if not same]
             if len(changed) <= 1:  # one item edited: everything else is the previous check's
                 self.reuse_all_but(value, changed)
@@ -247,10 +247,6 @@ class _Checker:
             self.findings.extend(cached[3])
             self.memo.annotations[path] = cached
         self.memo.array = value
-
-    def documents_unchanged_now(self) -> bool:
-        """Whether the documents are the previous check's, decided before any annotation."""
-        return self.documents_unchanged
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)

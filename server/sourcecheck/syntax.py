@@ -289,11 +289,16 @@ def encode_string(value: str) -> str:
     Non-ASCII text stays readable; control characters and lone surrogates are escaped
     (a lone surrogate cannot be written raw in UTF-8).
     """
-    literal = json.dumps(value, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", literal)
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(json_text: str) -> str:
+    """JSON text with each lone surrogate written as a ``\\uXXXX`` escape (same value; UTF-8
+    cannot hold it raw). Only strings can hold one, so the escape is always in a string."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
 
 
 # --- parser ------------------------------------------------------------------------
