@@ -1,12 +1,14 @@
 """Incremental checking gives exactly what checking the final text from scratch gives."""
 
+import gc
 import random
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sourcecheck.analysis import Analysis
-from sourcecheck.positions import Encoding, LineTable
+from sourcecheck.positions import Encoding, LineStarts, LineTable
 
 from sessiongen import generate
 
@@ -17,7 +19,7 @@ def fingerprint(analysis: Analysis):
     return (
         [(f.code, f.pointer, f.message, analysis.extent(f), analysis.finding_span(f, Encoding.UTF16)) for f in analysis.findings],
         [(r.json_path, r.valid, r.text) for r in analysis.session.refs],
-        analysis.lines.starts,
+        list(analysis.lines.starts),
     )
 
 
@@ -59,14 +61,25 @@ def test_random_edit_sequences_match_a_full_recheck_hypothesis(seed):
     run_edits(seed, 15)
 
 
-@given(st.text(alphabet=st.sampled_from(list("ab\n\r中🚀")), max_size=40), st.data())
-def test_a_patched_line_table_equals_a_fresh_one(text, data):
-    start = data.draw(st.integers(0, len(text)))
-    end = data.draw(st.integers(start, len(text)))
-    inserted = data.draw(st.text(alphabet=st.sampled_from(list("xy\n\r🚀")), max_size=4))
-    table = LineTable(text)
-    new = text[:start] + inserted + text[end:]
-    assert table.patched(new, start, end, inserted).starts == LineTable(new).starts
+@given(st.text(alphabet=st.sampled_from(list("ab\n\r中🚀")), max_size=40), st.data(), st.sampled_from([4096, 1, 2, 3]))
+def test_a_patched_line_table_equals_a_fresh_one(text, data, block_size):
+    """Also with tiny blocks of line starts, so that edits span, split and merge blocks;
+    a series of edits, as in an editor, each patched onto the table before."""
+    with patch.object(LineStarts, "SIZE", block_size):
+        table = LineTable(text)
+        for _ in range(data.draw(st.integers(1, 4))):
+            start = data.draw(st.integers(0, len(text)))
+            end = data.draw(st.integers(start, len(text)))
+            inserted = data.draw(st.text(alphabet=st.sampled_from(list("xy\n\r🚀")), max_size=6))
+            new = text[:start] + inserted + text[end:]
+            old, before = table, list(table.starts)
+            table = table.patched(new, start, end, inserted)
+            assert list(old.starts) == before  # the earlier version's table is left as it was
+            fresh = LineTable(new)
+            assert list(table.starts) == list(fresh.starts)
+            assert [table.line_of(offset) for offset in range(len(new) + 1)] == [fresh.line_of(offset) for offset in range(len(new) + 1)]
+            assert [table.starts[line] for line in range(len(fresh.starts))] == list(fresh.starts)
+            text = new
 
 
 def test_columns_on_very_long_lines_use_checkpoints_and_stay_exact():
@@ -84,3 +97,40 @@ def test_offsets_on_very_long_lines_round_trip_through_checkpoints():
     for offset in range(2, 20_002, 997):
         for encoding in Encoding:
             assert table.offset(table.position(offset, encoding), encoding) == offset
+
+
+def test_an_unknown_path_message_follows_the_documents_after_an_edit():
+    """The message lists the session's documents: renaming one must reach an annotation
+    that was not edited (it was once kept from the previous check)."""
+    text = (
+        '{"documents": [{"path": "a", "content": "one two"}, {"path": "b", "content": "x"}],\n'
+        ' "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "two"}},\n'
+        '   "sources": [{"path": "zz", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 0.9}]}]}'
+    )
+    analysis = Analysis(text)
+    at = text.index('"b"') + 1
+    edited = text[:at] + "c" + text[at + 1 :]
+    analysis = Analysis(edited, analysis, (at, at + 1, "c"))
+    [message] = [f.message for f in analysis.findings if f.code == "unknown-path"]
+    assert "`c`" in message and "`b`" not in message
+
+
+def test_analyses_leave_no_reference_cycles():
+    """The server freezes the collector's view of each analysis (see documents.py), so an
+    old version must be freed by reference counting alone: no cycle may hold it."""
+    text = generate(3, documents=2, lines=8, annotations=10, broken=0.3).text(indent=2)
+    gc.collect()
+    gc.disable()
+    try:
+        analysis = Analysis(text)
+        for finding in analysis.findings:
+            analysis.finding_span(finding)
+        at = text.index('"str": "') + 9
+        edited = text[:at] + "x" + text[at:]
+        successor = Analysis(edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x"))
+        [successor.finding_span(finding) for finding in successor.findings]
+        assert successor.derived is not None  # the incremental path was taken
+        del analysis, successor
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -8,6 +8,7 @@ after construction, except for caches that fill in on demand.
 from __future__ import annotations
 
 import gc
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -26,6 +27,29 @@ _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 def looks_like_session(text: str) -> bool:
     """A cheap test, before parsing, that a JSON text may be a session."""
     return _SESSION_HINT.search(text) is not None
+
+
+_BREAK = re.compile(r"[\r\n]")
+_SERIALS = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """The one edit that turned an earlier analysis's text into this one's."""
+
+    previous: int  # the ``serial`` of the earlier analysis
+    start: int  # the replaced range [start, end) in the earlier text
+    end: int
+    delta: int  # characters added (negative: removed)
+    breaks_kept: bool  # no line break was added, removed or split: every line keeps its number
+
+    def moved(self, extent: tuple[int, int]) -> tuple[int, int] | None:
+        """Where an extent of the earlier text is now, if the edit left it whole."""
+        if extent[1] <= self.start:
+            return extent
+        if extent[0] >= self.end:
+            return (extent[0] + self.delta, extent[1] + self.delta)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +73,7 @@ class Analysis:
 
     def _analyse(self, text: str, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None) -> None:
         self.text = text
+        self.serial = next(_SERIALS)  # unique for the process, unlike id()
         self.memo: CheckMemo | None = None
         if lines is not None:
             self.__dict__["lines"] = lines
@@ -58,6 +83,16 @@ class Analysis:
             tree = reparse(previous.tree, text, start, end, len(inserted))
         self.tree: Tree = tree or parse(text)
         reused = tree is not None and previous is not None
+        # What this text is, relative to the analysis it was derived from: lets a caller keep
+        # what it computed for that one (a diagnostic's line and column) when the edit cannot
+        # have moved it. By serial number: holding the previous analysis would keep it alive.
+        self.derived: Derivation | None = None
+        if reused:
+            assert previous is not None and edit is not None
+            start, end, inserted = edit
+            old = previous.text
+            breaks_kept = not _BREAK.search(inserted) and not _BREAK.search(old, max(0, start - 1), end + 1)
+            self.derived = Derivation(previous.serial, start, end, len(inserted) - (end - start), breaks_kept)
         self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
         self.session: Session
         if self.tree.root is None:
@@ -69,13 +104,13 @@ class Analysis:
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
         findings += [] if reused else self._duplicate_key_findings()
         self._extents: dict[int, tuple[int, int]] = {}
-        if reused:
-            assert previous is not None and edit is not None
-            at, delta = edit[0], len(edit[2]) - (edit[1] - edit[0])
+        if self.derived is not None:
+            assert previous is not None
             for finding in rule_findings:  # a reused finding moves with the text after the edit
                 old = previous._extents.get(id(finding))
-                if old is not None and (old[1] < at or old[0] > edit[1]):
-                    self._extents[id(finding)] = old if old[1] < at else (old[0] + delta, old[1] + delta)
+                moved = self.derived.moved(old) if old is not None else None
+                if moved is not None:
+                    self._extents[id(finding)] = moved
         placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}

@@ -107,7 +107,7 @@ class CheckMemo:
 
     def __init__(self) -> None:
         # annotation path -> (value, {doc path: content or None}, annotation, findings, refs)
-        self.annotations: dict[Path, tuple[Any, dict[str, str | None], Annotation, list[Finding], list[Ref]]] = {}
+        self.annotations: dict[Path, tuple[Any, dict[str | None, Any], Annotation, list[Finding], list[Ref]]] = {}
         # (path, content) by identity -> Document, so that line tables are split once
         self.documents: dict[tuple[str, int], Document] = {}
         # path -> identity of the Document refs resolve against
@@ -251,9 +251,7 @@ class _Checker:
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)
         by_path = self.session.by_path
-        if cached is not None and cached[0] is value and (
-            self.documents_unchanged or all((by_path[p].content if p in by_path else None) is content for p, content in cached[1].items())
-        ):
+        if cached is not None and cached[0] is value and (self.documents_unchanged or self.still_holds(cached[1])):
             self.session.annotations.append(cached[2])
             self.session.refs.extend(cached[4])
             self.findings.extend(cached[3])
@@ -263,8 +261,24 @@ class _Checker:
         self.check_annotation(value, path)
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
-            deps = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
+            deps: dict[str | None, Any] = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
+            if None in deps.values():  # an unknown path's message names the documents there are
+                deps[None] = self.known_documents()
             self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:], refs)
+
+    def still_holds(self, deps: dict[str | None, Any]) -> bool:
+        """Whether the documents an annotation's check depended on are as they were."""
+        by_path = self.session.by_path
+        for doc_path, content in deps.items():
+            if doc_path is None:
+                if content != self.known_documents():
+                    return False
+            elif (by_path[doc_path].content if doc_path in by_path else None) is not content:
+                return False
+        return True
+
+    def known_documents(self) -> str:
+        return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
 
     def check_annotation(self, value: Any, path: Path) -> None:
         if not isinstance(value, dict):
@@ -329,22 +343,23 @@ class _Checker:
         lines = document.lines
         if not (0 < start_line <= end_line <= len(lines)):
             return None
-        line = lines[start_line - 1]
-        start_col = line.find(start_str)
-        if start_col < 0 or line.find(start_str, start_col + 1) >= 0:
+        # Found in the content between the line's ends: no line is sliced out.
+        content, starts = document.content, lines.starts
+        line_start, line_end = starts[start_line - 1], lines.end(start_line - 1)
+        begin = content.find(start_str, line_start, line_end)
+        if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
             return None
-        line = lines[end_line - 1]
-        end_col = line.find(end_str)
-        if end_col < 0 or line.find(end_str, end_col + 1) >= 0:
+        line_start, line_end = starts[end_line - 1], lines.end(end_line - 1)
+        end_at = content.find(end_str, line_start, line_end)
+        if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
             return None
-        end_after = end_col + len(end_str)
-        if start_line == end_line and start_col >= end_after:
+        finish = end_at + len(end_str)
+        if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
             return None
+        start_col, end_col = begin - starts[start_line - 1], end_at - line_start
         ref = Ref(path, weakref.ref(annotation), value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
-        starts = document.line_starts
-        begin, finish = starts[start_line - 1] + start_col, starts[end_line - 1] + end_after
         ref.span = (begin, finish)
-        ref.text = document.content[begin:finish]
+        ref.text = content[begin:finish]
         if source:
             ref.polarity, ref.confidence = value["polarity"], value["confidence"]
         self.session.refs.append(ref)
@@ -417,8 +432,7 @@ class _Checker:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.session.by_path.get(ref.doc_path)
         if document is None:
-            known = ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
-            self.report("unknown-path", f"no document has the path {show(ref.doc_path)}; the session's documents are {known}", ref.json_path + ("path",), ref)
+            self.report("unknown-path", f"no document has the path {show(ref.doc_path)}; the session's documents are {self.known_documents()}", ref.json_path + ("path",), ref)
             return
         ref.document = document
         failed = False

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import accumulate
-from typing import Any
+from typing import Any, overload
+
+from .positions import line_starts
 
 Path = tuple[str | int, ...]
 
@@ -43,6 +45,37 @@ class Finding:
         return pointer(self.path)
 
 
+class Lines(Sequence[str]):
+    """A document's lines, ``content.split("\n")``, each sliced from the content when asked
+    for: a list of them would hold a second copy of every document."""
+
+    __slots__ = ("content", "starts")
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.starts = line_starts(content)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def end(self, index: int) -> int:
+        """The content offset just past line ``index`` (0-based), before its break."""
+        return self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.content)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.starts)))]
+        if index < 0:
+            index += len(self.starts)
+        if not 0 <= index < len(self.starts):
+            raise IndexError("line index out of range")
+        return self.content[self.starts[index] : self.end(index)]
+
+
 @dataclass(slots=True)
 class Document:
     """A document of the session; its lines are ``content.split("\\n")``."""
@@ -50,21 +83,18 @@ class Document:
     path: str
     content: str
     json_path: Path
-    _lines: list[str] | None = None
-    _line_starts: list[int] | None = None
+    _lines: Lines | None = None
 
     @property
-    def lines(self) -> list[str]:
+    def lines(self) -> Lines:
         if self._lines is None:
-            self._lines = self.content.split("\n")
+            self._lines = Lines(self.content)
         return self._lines
 
     @property
     def line_starts(self) -> list[int]:
         """The content offset where each line starts (index 0 is line 1)."""
-        if self._line_starts is None:
-            self._line_starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
-        return self._line_starts
+        return self.lines.starts
 
     def offset(self, line: int, column: int) -> int:
         """Content offset of a 1-based line and a 0-based column on it."""

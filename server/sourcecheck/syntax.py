@@ -387,12 +387,14 @@ class _Parser:
         self.duplicates: list[DuplicateKey] = []
         self.element_arrays = element_arrays
         self.reported_eof = False
-        self._dup_seen = False
+        # Set by the decoder's hook; a list, not an attribute of self: a closure over self
+        # would be a reference cycle, keeping every parser (and its text) until a collection.
+        duplicates_seen = self._duplicates_seen = [False]
 
         def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             result = dict(pairs)
             if len(result) != len(pairs):
-                self._dup_seen = True
+                duplicates_seen[0] = True
             return result
 
         self.decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
@@ -674,12 +676,12 @@ class _Parser:
         """Decode a whole array item in C; None (and no issue) when it is not valid JSON."""
         if self.text[pos] not in "{[":
             return None, pos
-        self._dup_seen = False
+        self._duplicates_seen[0] = False
         try:
             value, end = self.decoder.raw_decode(self.text, pos)
         except (ValueError, RecursionError):
             return None, pos
-        return JLazy(pos, end, value, path, self._dup_seen), end
+        return JLazy(pos, end, value, path, self._duplicates_seen[0]), end
 
 
 _SKIPPER = json.JSONDecoder()

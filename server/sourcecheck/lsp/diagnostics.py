@@ -8,13 +8,16 @@ every occurrence in ``relatedInformation``, pointing into the document's ``conte
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
+from typing import Any
 
 from lsprotocol import types
 
-from ..analysis import looks_like_session, no_garbage_collection
+from ..analysis import Analysis, looks_like_session, no_garbage_collection
 from ..display import shorten, visible
+from ..positions import Encoding, Position, Span
 from ..session import Finding, Severity
-from .convert import lsp_range
+from ..syntax import StringMap
 from .documents import SESSION_SUFFIX, OpenDocument
 from .server import SourceCheckServer, guarded
 
@@ -25,27 +28,44 @@ SEVERITIES = {
 }
 
 
-def occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[types.DiagnosticRelatedInformation]:
-    """Where each occurrence of an ambiguous boundary sits inside the content string.
+Wire = dict[str, Any]
+"""A diagnostic in its JSON form, as sent (see ``server.wire_converter``)."""
 
-    Kept from version to version while the finding and the content string stay the same
-    (an edit elsewhere in the file moves neither)."""
+
+@dataclass(slots=True)
+class Sent:
+    """A finding's diagnostic as last built, and what it was built from."""
+
+    finding: Finding
+    extent: tuple[int, int]
+    content: StringMap | None  # the content string's escape map, for related locations
+    wire: Wire
+
+
+@dataclass(slots=True)
+class WireCache:
+    """The diagnostics built for one analysis of a document, by finding.
+
+    The next version's analysis knows the edit it came from (``Analysis.derived``); a
+    finding it kept, whose line and column the edit cannot have moved, keeps its JSON as
+    it is. A one-character edit in a session with a thousand findings then builds one
+    or two diagnostics, not a thousand."""
+
+    analysis: int  # the analysis's serial number
+    encoding: Encoding
+    sent: dict[int, Sent] = field(default_factory=dict)
+
+
+def wire_range(span: Span) -> Wire:
+    return {"start": {"line": span.start.line, "character": span.start.character}, "end": {"line": span.end.line, "character": span.end.character}}
+
+
+def occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[Wire]:
+    """Where each occurrence of an ambiguous boundary sits inside the content string."""
     ref = finding.ref
     analysis = document.analysis
     if ref is None or ref.document is None:
         return []
-    content = analysis.content_map(ref.document)
-    cached = document.related.get(id(finding))
-    if cached is None or cached[0] is not finding or cached[1] is not content or cached[2] != ls.encoding:
-        cached = (finding, content, ls.encoding, _occurrence_locations(ls, document, finding))
-    document.related_next[id(finding)] = cached
-    return cached[3]
-
-
-def _occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding: Finding) -> list[types.DiagnosticRelatedInformation]:
-    ref = finding.ref
-    analysis = document.analysis
-    assert ref is not None and ref.document is not None
     boundary = ref.start if finding.path[-2:-1] == ("start",) else ref.end
     if boundary is None:
         return []
@@ -57,12 +77,10 @@ def _occurrence_locations(ls: SourceCheckServer, document: OpenDocument, finding
         if extent is None:
             continue
         context = visible(line[max(0, column - 15) : column + len(boundary.str) + 15])
-        related.append(
-            types.DiagnosticRelatedInformation(
-                location=types.Location(uri=document.uri, range=lsp_range(analysis.span(*extent, ls.encoding))),
-                message=f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: …{shorten(context, 60)}…",
-            )
-        )
+        related.append({
+            "location": {"uri": document.uri, "range": wire_range(analysis.span(*extent, ls.encoding))},
+            "message": f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: …{shorten(context, 60)}…",
+        })
     return related
 
 
@@ -70,24 +88,24 @@ MAX_DIAGNOSTICS = 1000
 """Diagnostics sent per file; past that an editor only slows down (the CLI lists them all)."""
 
 
-def too_large(ls: SourceCheckServer, document: OpenDocument) -> types.Diagnostic:
+def note(code: str, message: str, severity: types.DiagnosticSeverity) -> Wire:
+    """A diagnostic about the whole file, at its start."""
+    return {"range": wire_range(Span(Position(0, 0), Position(0, 0))), "message": message, "severity": int(severity), "code": code, "source": "sourcecheck"}
+
+
+def too_large(ls: SourceCheckServer, document: OpenDocument) -> Wire:
     limit = ls.settings.max_file_size_mb
     size = len(document.text) / 1_000_000
-    return types.Diagnostic(
-        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-        message=f"this file holds {size:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit}); it is not checked. Raise the limit or check it with the sourcecheck command",
-        severity=types.DiagnosticSeverity.Warning,
-        code="file-too-large",
-        source="sourcecheck",
-    )
+    message = f"this file holds {size:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit}); it is not checked. Raise the limit or check it with the sourcecheck command"
+    return note("file-too-large", message, types.DiagnosticSeverity.Warning)
 
 
-def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
+def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire]:
     with no_garbage_collection():  # thousands of diagnostics, no garbage: see analysis.py
         return _diagnostics_for(ls, document)
 
 
-def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[types.Diagnostic]:
+def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire]:
     if document.too_large(ls.settings.max_file_size_mb):
         ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.text[:100_000])
         return [too_large(ls, document)] if ours else []
@@ -96,27 +114,47 @@ def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[type
     analysis = document.analysis
     found = []
     if len(analysis.findings) > MAX_DIAGNOSTICS:
-        found.append(types.Diagnostic(
-            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-            message=f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them",
-            severity=types.DiagnosticSeverity.Information,
-            code="too-many-findings",
-            source="sourcecheck",
-        ))
-    document.related_next = {}
+        message = f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them"
+        found.append(note("too-many-findings", message, types.DiagnosticSeverity.Information))
+    old = document.wire_cache
+    derived = analysis.derived
+    if old is None or old.encoding is not ls.encoding:
+        kept: dict[int, Sent] = {}
+    elif old.analysis == analysis.serial or (derived is not None and derived.previous == old.analysis):
+        kept = old.sent
+    else:
+        kept = {}
+    cache = WireCache(analysis.serial, ls.encoding)
+    edited_line = analysis.lines.line_of(derived.end + derived.delta) if derived is not None and old is not None and old.analysis != analysis.serial else None
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
-        diagnostic = types.Diagnostic(
-            range=lsp_range(analysis.finding_span(finding, ls.encoding)),
-            message=finding.message,
-            severity=SEVERITIES[finding.severity],
-            code=finding.code,
-            source="sourcecheck",
-        )
-        if finding.code == "boundary-ambiguous":
-            diagnostic.related_information = occurrence_locations(ls, document, finding)
-        found.append(diagnostic)
-    document.related, document.related_next = document.related_next, {}  # only what is still shown
+        extent = analysis.extent(finding)
+        content = analysis.content_map(finding.ref.document) if finding.code == "boundary-ambiguous" and finding.ref is not None and finding.ref.document is not None else None
+        previous = kept.get(id(finding))
+        if previous is not None and previous.finding is finding and previous.content is content and _still_placed(analysis, previous.extent, extent, edited_line):
+            sent = Sent(finding, extent, content, previous.wire)
+        else:
+            wire = {"range": wire_range(analysis.span(*extent, ls.encoding)), "message": finding.message, "severity": int(SEVERITIES[finding.severity]), "code": finding.code, "source": "sourcecheck"}
+            if finding.code == "boundary-ambiguous":
+                wire["relatedInformation"] = occurrence_locations(ls, document, finding)
+            sent = Sent(finding, extent, content, wire)
+        cache.sent[id(finding)] = sent
+        found.append(sent.wire)
+    document.wire_cache = cache
     return found
+
+
+def _still_placed(analysis: Analysis, was: tuple[int, int], now: tuple[int, int], edited_line: int | None) -> bool:
+    """Whether an extent has the line and columns it had in the analysis the cache is for."""
+    derived = analysis.derived
+    if edited_line is None or derived is None:
+        return was == now  # the very same analysis
+    if derived.moved(was) != now:
+        return False
+    if now[1] <= derived.start:
+        return True  # before the edit: nothing before it changed
+    # After the edit: same line numbers if no line break changed, and same columns if it
+    # starts on a later line than the edit ends on.
+    return derived.breaks_kept and analysis.lines.line_of(now[0]) > edited_line
 
 
 def publish(ls: SourceCheckServer, document: OpenDocument) -> None:

@@ -7,6 +7,7 @@ editor's edits at the wrong place in a session holding such characters.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,9 +36,8 @@ class OpenDocument:
     _analysis: Analysis | None = field(default=None, repr=False)
     # The analysis before the last edit and that edit, to analyse the new text incrementally.
     _pending: tuple[Analysis, tuple[int, int, str]] | None = field(default=None, repr=False)
-    # Related locations of ambiguous boundaries, by finding (see diagnostics.occurrence_locations).
-    related: dict[int, Any] = field(default_factory=dict, repr=False)
-    related_next: dict[int, Any] = field(default_factory=dict, repr=False)
+    # The diagnostics last built, kept for the next version (see diagnostics.WireCache).
+    wire_cache: Any = field(default=None, repr=False)
 
     @property
     def lines(self) -> LineTable:
@@ -52,6 +52,11 @@ class OpenDocument:
             previous, edit = self._pending or (None, None)
             self._analysis = Analysis(self.text, previous, edit, lines=self.lines)
             self._pending = None
+            # A big session is millions of objects that live until the next version; the
+            # cycle collector would scan them all again and again (pauses of a third of a
+            # second). Frozen, it skips them. They hold no reference cycles (a test checks),
+            # so reference counting still frees each one when its version is dropped.
+            gc.freeze()
         return self._analysis
 
     def too_large(self, limit_mb: int) -> bool:
