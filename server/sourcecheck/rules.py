@@ -114,6 +114,10 @@ class CheckMemo:
         self.winners: dict[str, int] | None = None
         # the annotations array's items, to find the one an edit changed
         self.array: list[Any] | None = None
+        # What checking the array gave, in order (annotations, refs, findings), and how many
+        # of each came from each item: enough to splice one item's results in and out.
+        self.results: tuple[list[Annotation], list[Ref], list[Finding]] = ([], [], [])
+        self.counts: tuple[list[int], list[int], list[int]] = ([], [], [])
 
 
 class _Checker:
@@ -220,33 +224,59 @@ class _Checker:
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
             return
         previous = self.previous.array
-        if path == ("annotations",) and previous is not None and len(previous) == len(value) and self.documents_unchanged:
+        documents_unchanged = self.documents_unchanged  # also records the documents for the next check
+        if path == ("annotations",) and previous is not None and len(previous) == len(value) and documents_unchanged:
             changed = [i for i, same in enumerate(map(operator.is_, previous, value)) if not same]
             if len(changed) <= 1:  # one item edited: everything else is the previous check's
                 self.reuse_all_but(value, changed)
                 return
+        if path != ("annotations",):
+            for index, item in enumerate(value):
+                self.annotation(item, path + (index,))
+            return
+        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        first_finding = len(findings)
+        counts: tuple[list[int], list[int], list[int]] = ([], [], [])
         for index, item in enumerate(value):
+            before = len(annotations), len(refs), len(findings)
             self.annotation(item, path + (index,))
-        if path == ("annotations",):
-            self.memo.array = value
+            counts[0].append(len(annotations) - before[0])
+            counts[1].append(len(refs) - before[1])
+            counts[2].append(len(findings) - before[2])
+        self.memo.array = value
+        self.memo.results = (annotations, refs, findings[first_finding:])
+        self.memo.counts = counts
 
     def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
-        """Take every annotation from the memo, checking only the changed one again."""
-        memo = self.previous.annotations
-        for index, item in enumerate(value):
-            path = ("annotations", index)
-            if changed and index == changed[0]:
-                self.annotation(item, path)
-                continue
-            cached = memo.get(path)
-            if cached is None:  # not an object: nothing was memoized, checking is cheap
-                self.annotation(item, path)
-                continue
-            self.session.annotations.append(cached[2])
-            self.session.refs.extend(cached[4])
-            self.findings.extend(cached[3])
-            self.memo.annotations[path] = cached
+        """Take every annotation's results from the previous check, checking only the
+        changed one again: the previous results are spliced, not walked, so the cost does
+        not grow with the number of annotations (beyond copying lists in C)."""
+        previous = self.previous
+        self.memo.annotations = dict(previous.annotations)
         self.memo.array = value
+        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        first_finding = len(findings)
+        counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
+        if not changed:
+            annotations.extend(previous.results[0])
+            refs.extend(previous.results[1])
+            findings.extend(previous.results[2])
+        else:
+            index = changed[0]
+            befores = [sum(kind[:index]) for kind in previous.counts]
+            afters = [before + kind[index] for before, kind in zip(befores, previous.counts, strict=True)]
+            for result, done, before in zip((annotations, refs, findings), previous.results, befores, strict=True):
+                result.extend(done[:before])
+            path = ("annotations", index)
+            self.memo.annotations.pop(path, None)
+            before_item = len(annotations), len(refs), len(findings)
+            self.annotation(value[index], path)
+            for kind, result, start in zip(counts, (annotations, refs, findings), before_item, strict=True):
+                kind[index] = len(result) - start
+            for result, done, after in zip((annotations, refs, findings), previous.results, afters, strict=True):
+                result.extend(done[after:])
+        self.memo.results = (annotations, refs, findings[first_finding:])
+        self.memo.counts = counts
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring
@@ -219,8 +219,8 @@ def to_python(node: Node | None) -> Any:
         return node.value
     if isinstance(node, JObject):
         return {m.key.value: to_python(m.value) for m in node.members if m.value is not None}
-    if isinstance(node, JArray):
-        return [to_python(item) for item in node.items]
+    if isinstance(node, JArray):  # most items of a big array are decoded already
+        return [item.value if type(item) is JLazy else to_python(item) for item in node.items]
     if node is None:
         return None
     return node.value  # type: ignore[attr-defined]
@@ -324,7 +324,7 @@ def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree |
     delta = inserted - (end - start)
     for array in _element_arrays(old.root):
         items = array.items
-        index = bisect_right([item.start for item in items], start) - 1
+        index = bisect_right(items, start, key=_start) - 1
         if index < 0:
             continue
         item = items[index]
@@ -366,8 +366,22 @@ def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
             _shift(member.key, at, delta, keep)
             _shift(member.value, at, delta, keep)
     elif isinstance(node, JArray):
-        for item in node.items:
-            _shift(item, at, delta, keep)
+        items = node.items
+        for item in items[bisect_left(items, at, key=_end) :]:  # those that end before stay
+            if type(item) is JLazy and item.start > at:  # the many items after the edit, quickly
+                item.start += delta
+                item.end += delta
+                item.expanded = None
+            else:
+                _shift(item, at, delta, keep)
+
+
+def _start(node: Node) -> int:
+    return node.start
+
+
+def _end(node: Node) -> int:
+    return node.end
 
 
 def describe_char(ch: str) -> str:

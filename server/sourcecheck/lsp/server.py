@@ -208,7 +208,7 @@ def keep_large_blocks() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if sys.platform == "linux" and not __import__("os").environ.get("NOMALLOPT"):
+    if sys.platform == "linux":
         keep_large_blocks()
     # stdout carries the protocol: every log line goes to stderr (and the client's log).
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
