@@ -13,6 +13,7 @@ import operator
 import re
 import weakref
 from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 from .display import visible
@@ -101,13 +102,19 @@ def occurrences(line: str, needle: str) -> tuple[list[int], int]:
     return found, len(re.findall("(?=" + re.escape(needle) + ")", line))
 
 
+AnnotationMemo = tuple[Any, dict[str | None, Any], Annotation, list[Finding], list[Ref], dict[Path, list[Finding]]]
+"""An annotation's check: its value, {doc path: content it was checked against (None:
+absent; the None key: the document names its messages list)}, the annotation, its
+findings, its refs, and the findings of each ref that has some."""
+
+
 class CheckMemo:
     """What one check can hand to the next: annotations and documents whose JSON values are
     the very same objects (an incremental parse keeps them), with what they depend on."""
 
     def __init__(self) -> None:
-        # annotation path -> (value, {doc path: content or None}, annotation, findings, refs)
-        self.annotations: dict[Path, tuple[Any, dict[str | None, Any], Annotation, list[Finding], list[Ref]]] = {}
+        # annotation path -> what checking it gave (see AnnotationMemo)
+        self.annotations: dict[Path, AnnotationMemo] = {}
         # (path, content) by identity -> Document, so that line tables are split once
         self.documents: dict[tuple[str, int], Document] = {}
         # path -> identity of the Document refs resolve against
@@ -223,11 +230,9 @@ class _Checker:
         if not isinstance(value, list):
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
             return
-        previous = self.previous.array
-        documents_unchanged = self.documents_unchanged  # also records the documents for the next check
-        if path == ("annotations",) and previous is not None and len(previous) == len(value) and documents_unchanged:
-            changed = [i for i, same in enumerate(map(operator.is_, previous, value)) if not same]
-            if len(changed) <= 1:  # one item edited: everything else is the previous check's
+        if path == ("annotations",):
+            changed = self.changed_annotations(value)
+            if changed is not None:
                 self.reuse_all_but(value, changed)
                 return
         if path != ("annotations",):
@@ -247,54 +252,90 @@ class _Checker:
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
 
+    def changed_annotations(self, value: list[Any]) -> list[int] | None:
+        """The indexes of the annotations to check again after an edit, when that is all
+        there is to do; None when the array must be walked.
+
+        An edit in one annotation changes that item (the others are the same objects). An
+        edit in a document's content changes that document: the annotations citing it are
+        checked again (a content edit re-checks only what cites it)."""
+        previous = self.previous
+        documents_unchanged = self.documents_unchanged  # also records the documents for the next check
+        if previous.array is None or len(previous.array) != len(value):
+            return None
+        edited = [i for i, same in enumerate(map(operator.is_, previous.array, value)) if not same]
+        if len(edited) > 1:
+            return None
+        if documents_unchanged:
+            return edited
+        before, now = previous.winners, self.memo.winners
+        if before is None or now is None or list(before) != list(now):
+            return None  # documents were added, removed, renamed or reordered
+        touched = {path for path, identity in now.items() if before[path] != identity}
+        citing = {path[1] for path, cached in previous.annotations.items() if not touched.isdisjoint(cached[1])}
+        return sorted(citing.union(edited))  # type: ignore[arg-type]
+
     def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
         """Take every annotation's results from the previous check, checking only the
-        changed one again: the previous results are spliced, not walked, so the cost does
-        not grow with the number of annotations (beyond copying lists in C)."""
+        ``changed`` ones again: the previous results are spliced, not walked, so the cost
+        follows the number of changed annotations (plus copying lists in C)."""
         previous = self.previous
         self.memo.annotations = dict(previous.annotations)
         self.memo.array = value
-        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        results = annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
         counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
-        if not changed:
-            annotations.extend(previous.results[0])
-            refs.extend(previous.results[1])
-            findings.extend(previous.results[2])
-        else:
-            index = changed[0]
-            befores = [sum(kind[:index]) for kind in previous.counts]
-            afters = [before + kind[index] for before, kind in zip(befores, previous.counts, strict=True)]
-            for result, done, before in zip((annotations, refs, findings), previous.results, befores, strict=True):
-                result.extend(done[:before])
+        # Where each item's results start in the previous results, of each kind.
+        offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
+        done = 0  # items before this one are taken care of
+        for index in [*changed, len(value)]:
+            for result, kept, at in zip(results, previous.results, offsets, strict=True):
+                result.extend(kept[at[done] : at[index]])
+            if index == len(value):
+                break
             path = ("annotations", index)
             self.memo.annotations.pop(path, None)
-            before_item = len(annotations), len(refs), len(findings)
+            before = len(annotations), len(refs), len(findings)
             self.annotation(value[index], path)
-            for kind, result, start in zip(counts, (annotations, refs, findings), before_item, strict=True):
+            for kind, result, start in zip(counts, results, before, strict=True):
                 kind[index] = len(result) - start
-            for result, done, after in zip((annotations, refs, findings), previous.results, afters, strict=True):
-                result.extend(done[after:])
+            done = index + 1
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)
         by_path = self.session.by_path
-        if cached is not None and cached[0] is value and (self.documents_unchanged or self.still_holds(cached[1])):
-            self.session.annotations.append(cached[2])
-            self.session.refs.extend(cached[4])
-            self.findings.extend(cached[3])
-            self.memo.annotations[path] = cached
-            return
+        kept: dict[Path, tuple[Ref, list[Finding]]] = {}
+        if cached is not None and cached[0] is value:
+            if self.documents_unchanged or self.still_holds(cached[1]):
+                self.session.annotations.append(cached[2])
+                self.session.refs.extend(cached[4])
+                self.findings.extend(cached[3])
+                self.memo.annotations[path] = cached
+                return
+            kept = self.untouched_refs(cached)
         first_finding, first_ref = len(self.findings), len(self.session.refs)
-        self.check_annotation(value, path)
+        ref_findings = self.check_annotation(value, path, kept)
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
             deps: dict[str | None, Any] = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
             if None in deps.values():  # an unknown path's message names the documents there are
                 deps[None] = self.known_documents()
-            self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:], refs)
+            self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings)
+
+    def untouched_refs(self, cached: AnnotationMemo) -> dict[Path, tuple[Ref, list[Finding]]]:
+        """The refs of an unchanged annotation that do not cite a changed document, with
+        their findings: only the others are checked again."""
+        deps, refs, ref_findings = cached[1], cached[4], cached[5]
+        if None in deps and deps[None] != self.known_documents():
+            return {}
+        by_path = self.session.by_path
+        return {
+            ref.json_path: (ref, ref_findings.get(ref.json_path, []))
+            for ref in refs
+            if not isinstance(ref.doc_path, str) or (by_path[ref.doc_path].content if ref.doc_path in by_path else None) is deps[ref.doc_path]
+        }
 
     def still_holds(self, deps: dict[str | None, Any]) -> bool:
         """Whether the documents an annotation's check depended on are as they were."""
@@ -310,10 +351,13 @@ class _Checker:
     def known_documents(self) -> str:
         return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
 
-    def check_annotation(self, value: Any, path: Path) -> None:
+    def check_annotation(self, value: Any, path: Path, kept: dict[Path, tuple[Ref, list[Finding]]]) -> dict[Path, list[Finding]]:
+        """Check an annotation; the refs in ``kept`` are taken as they were checked before.
+        Returns the findings of each ref that has some."""
+        ref_findings: dict[Path, list[Finding]] = {}
         if not isinstance(value, dict):
             self.report("invalid-field", f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}", path)
-            return
+            return ref_findings
         annotation = Annotation(path)
         self.session.annotations.append(annotation)
         self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
@@ -328,11 +372,25 @@ class _Checker:
         # Refs are listed in file order: claim and sources in the order of their keys.
         for key in value:
             if key == "claim":
-                annotation.claim = self.ref(value["claim"], path + ("claim",), annotation, source=False)
+                annotation.claim = self.kept_or_checked_ref(value["claim"], path + ("claim",), annotation, False, kept, ref_findings)
             elif key == "sources" and isinstance(value["sources"], list):
                 for index, item in enumerate(value["sources"]):
-                    annotation.sources.append(self.ref(item, path + ("sources", index), annotation, source=True))
+                    annotation.sources.append(self.kept_or_checked_ref(item, path + ("sources", index), annotation, True, kept, ref_findings))
         self.annotation_warnings(annotation)
+        return ref_findings
+
+    def kept_or_checked_ref(self, value: Any, path: Path, annotation: Annotation, source: bool, kept: dict[Path, tuple[Ref, list[Finding]]], ref_findings: dict[Path, list[Finding]]) -> Ref:
+        first = len(self.findings)
+        if path in kept:  # checked before against the same document: copied, linked to ``annotation``
+            old, findings = kept[path]
+            ref = old.relinked(annotation)
+            self.session.refs.append(ref)
+            self.findings.extend(Finding(f.code, f.severity, f.message, f.path, ref, f.extent) if f.ref is old else f for f in findings)
+        else:
+            ref = self.ref(value, path, annotation, source=source)
+        if len(self.findings) > first:
+            ref_findings[path] = self.findings[first:]
+        return ref
 
     def annotation_warnings(self, annotation: Annotation) -> None:
         claim = annotation.claim

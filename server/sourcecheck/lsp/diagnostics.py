@@ -101,7 +101,7 @@ def too_large(ls: SourceCheckServer, document: OpenDocument) -> Wire:
 
 
 def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire]:
-    with no_garbage_collection():  # thousands of diagnostics, no garbage: see analysis.py
+    with no_garbage_collection(freeze=True):  # kept until the next version: see analysis.py
         return _diagnostics_for(ls, document)
 
 

@@ -7,14 +7,13 @@ editor's edits at the wrong place in a session holding such characters.
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
 
-from ..analysis import Analysis, looks_like_session
+from ..analysis import Analysis, looks_like_session, no_garbage_collection
 from ..positions import Encoding, LineTable, Position
 
 SESSION_SUFFIX = ".sourcecheck.json"
@@ -50,13 +49,11 @@ class OpenDocument:
         """The analysis of this version, computed on first use and shared by every feature."""
         if self._analysis is None:
             previous, edit = self._pending or (None, None)
-            self._analysis = Analysis(self.text, previous, edit, lines=self.lines)
+            # A big session is millions of objects that live until the next version: the
+            # cycle collector would scan them again and again (pauses of a third of a second).
+            with no_garbage_collection(freeze=True):
+                self._analysis = Analysis(self.text, previous, edit, lines=self.lines)
             self._pending = None
-            # A big session is millions of objects that live until the next version; the
-            # cycle collector would scan them all again and again (pauses of a third of a
-            # second). Frozen, it skips them. They hold no reference cycles (a test checks),
-            # so reference counting still frees each one when its version is dropped.
-            gc.freeze()
         return self._analysis
 
     def too_large(self, limit_mb: int) -> bool:
