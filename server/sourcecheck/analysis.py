@@ -15,11 +15,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, CheckMemo, check, exit_code
 from .session import Annotation, Document, Finding, Path, Ref, Session
-from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, reparse, to_python
+from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, reparse, to_python, with_item
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 
@@ -95,10 +96,16 @@ class Analysis:
             self.derived = Derivation(previous.serial, start, end, len(inserted) - (end - start), breaks_kept)
         self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
         self.session: Session
+        self.value: Any = None  # the plain JSON value of the text, as far as it parses
         if self.tree.root is None:
             self.session, rule_findings = Session(), []
         else:
-            self.session, rule_findings, self.memo = check(to_python(self.tree.root), previous.memo if reused else None)  # type: ignore[union-attr]
+            replaced = self.tree.replaced
+            if reused and replaced is not None:  # one item decoded again: the rest is the previous value
+                self.value = with_item(previous.value, *replaced)  # type: ignore[union-attr]
+            else:
+                self.value = to_python(self.tree.root)
+            self.session, rule_findings, self.memo = check(self.value, previous.memo if reused else None)  # type: ignore[union-attr]
         findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
         findings += rule_findings
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.

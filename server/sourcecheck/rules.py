@@ -263,9 +263,11 @@ class _Checker:
         documents_unchanged = self.documents_unchanged  # also records the documents for the next check
         if previous.array is None or len(previous.array) != len(value):
             return None
-        edited = [i for i, same in enumerate(map(operator.is_, previous.array, value)) if not same]
-        if len(edited) > 1:
+        differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
+        count = differs.count(True)
+        if count > 1:
             return None
+        edited = [differs.index(True)] if count else []
         if documents_unchanged:
             return edited
         before, now = previous.winners, self.memo.winners

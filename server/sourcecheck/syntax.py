@@ -154,6 +154,9 @@ class Tree:
     root: Node | None
     issues: list[SyntaxIssue]
     duplicates: list[DuplicateKey] = field(default_factory=list)
+    # After an incremental reparse: the path of the one array item decoded again, and its
+    # value (everything else has the previous tree's values).
+    replaced: tuple[Path, Any] | None = None
 
     def expand(self, node: Node) -> Node:
         """The full node for a lazily decoded item (parsed once, then cached)."""
@@ -211,6 +214,14 @@ class Tree:
             return None
         parent = self.expand(parent)
         return parent.member(path[-1]) if isinstance(parent, JObject) else None
+
+
+def with_item(value: Any, path: Path, item: Any) -> Any:
+    """A copy of a plain ``value`` with the array item at ``path`` replaced by ``item``;
+    only the containers along the path are copied (in C), the rest is shared."""
+    copy = list(value) if isinstance(value, list) else dict(value)
+    copy[path[0]] = item if len(path) == 1 else with_item(value[path[0]], path[1:], item)  # type: ignore[index]
+    return copy
 
 
 def to_python(node: Node | None) -> Any:
@@ -338,7 +349,7 @@ def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree |
             return None
         items[index] = new_item
         _shift(old.root, start, delta, new_item)
-        return Tree(text, old.root, [], [])
+        return Tree(text, old.root, [], [], (new_item.path, new_item.value))
     return None
 
 

@@ -8,6 +8,7 @@ every occurrence in ``relatedInformation``, pointing into the document's ``conte
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,15 @@ class Sent:
     extent: tuple[int, int]
     content: StringMap | None  # the content string's escape map, for related locations
     wire: Wire
+    encoded: str  # ``wire`` as JSON text (ASCII)
+
+
+class Diagnostics(list[Wire]):
+    """A document's diagnostics, with the JSON text of the list (``encoded``) written from
+    each diagnostic's own, kept from version to version: the server sends that text as it
+    is (see ``SourceCheckProtocol._send_data``) instead of encoding a thousand of them again."""
+
+    encoded: str = "[]"
 
 
 @dataclass(slots=True)
@@ -100,22 +110,26 @@ def too_large(ls: SourceCheckServer, document: OpenDocument) -> Wire:
     return note("file-too-large", message, types.DiagnosticSeverity.Warning)
 
 
-def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire]:
+def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> Diagnostics:
     with no_garbage_collection(freeze=True):  # kept until the next version: see analysis.py
-        return _diagnostics_for(ls, document)
+        pairs = _diagnostics_for(ls, document)
+    found = Diagnostics(wire for wire, _ in pairs)
+    found.encoded = "[" + ",".join(encoded for _, encoded in pairs) + "]"
+    return found
 
 
-def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire]:
+def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[tuple[Wire, str]]:
+    """Each diagnostic and its JSON text."""
     if document.too_large(ls.settings.max_file_size_mb):
         ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.text[:100_000])
-        return [too_large(ls, document)] if ours else []
+        return [_with_json(too_large(ls, document))] if ours else []
     if not document.is_session:
         return []
     analysis = document.analysis
     found = []
     if len(analysis.findings) > MAX_DIAGNOSTICS:
         message = f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them"
-        found.append(note("too-many-findings", message, types.DiagnosticSeverity.Information))
+        found.append(_with_json(note("too-many-findings", message, types.DiagnosticSeverity.Information)))
     old = document.wire_cache
     derived = analysis.derived
     if old is None or old.encoding is not ls.encoding:
@@ -125,36 +139,50 @@ def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[Wire
     else:
         kept = {}
     cache = WireCache(analysis.serial, ls.encoding)
-    edited_line = analysis.lines.line_of(derived.end + derived.delta) if derived is not None and old is not None and old.analysis != analysis.serial else None
+    placed = Placement(analysis, old is not None and old.analysis == analysis.serial)
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         extent = analysis.extent(finding)
         content = analysis.content_map(finding.ref.document) if finding.code == "boundary-ambiguous" and finding.ref is not None and finding.ref.document is not None else None
         previous = kept.get(id(finding))
-        if previous is not None and previous.finding is finding and previous.content is content and _still_placed(analysis, previous.extent, extent, edited_line):
-            sent = Sent(finding, extent, content, previous.wire)
+        if previous is not None and previous.finding is finding and previous.content is content and placed.unmoved(previous.extent, extent):
+            sent = Sent(finding, extent, content, previous.wire, previous.encoded)
         else:
             wire = {"range": wire_range(analysis.span(*extent, ls.encoding)), "message": finding.message, "severity": int(SEVERITIES[finding.severity]), "code": finding.code, "source": "sourcecheck"}
             if finding.code == "boundary-ambiguous":
                 wire["relatedInformation"] = occurrence_locations(ls, document, finding)
-            sent = Sent(finding, extent, content, wire)
+            sent = Sent(finding, extent, content, wire, json.dumps(wire))
         cache.sent[id(finding)] = sent
-        found.append(sent.wire)
+        found.append((sent.wire, sent.encoded))
     document.wire_cache = cache
     return found
 
 
-def _still_placed(analysis: Analysis, was: tuple[int, int], now: tuple[int, int], edited_line: int | None) -> bool:
-    """Whether an extent has the line and columns it had in the analysis the cache is for."""
-    derived = analysis.derived
-    if edited_line is None or derived is None:
-        return was == now  # the very same analysis
-    if derived.moved(was) != now:
-        return False
-    if now[1] <= derived.start:
-        return True  # before the edit: nothing before it changed
-    # After the edit: same line numbers if no line break changed, and same columns if it
-    # starts on a later line than the edit ends on.
-    return derived.breaks_kept and analysis.lines.line_of(now[0]) > edited_line
+def _with_json(wire: Wire) -> tuple[Wire, str]:
+    return wire, json.dumps(wire)
+
+
+class Placement:
+    """Whether an extent of the text the cache was built for is at the same line and
+    columns in this analysis's text, found with a few comparisons per extent."""
+
+    def __init__(self, analysis: Analysis, same_analysis: bool) -> None:
+        self.same = same_analysis
+        self.derived = derived = analysis.derived
+        # After the edit, lines keep their numbers if no line break changed, and columns
+        # are kept from the line after the one the edit ends on.
+        self.next_line = -1
+        if derived is not None and derived.breaks_kept:
+            lines = analysis.lines
+            line = lines.line_of(derived.end + derived.delta)
+            self.next_line = lines.starts[line + 1] if line + 1 < lines.line_count else -1
+
+    def unmoved(self, was: tuple[int, int], now: tuple[int, int]) -> bool:
+        derived = self.derived
+        if self.same or derived is None:
+            return self.same and was == now
+        if now[1] <= derived.start:
+            return was == now  # before the edit: nothing before it changed
+        return self.next_line >= 0 and now[0] >= self.next_line and was[0] + derived.delta == now[0] and was[1] + derived.delta == now[1] and was[0] >= derived.end
 
 
 def publish(ls: SourceCheckServer, document: OpenDocument) -> None:

@@ -8,16 +8,20 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
 import functools
 import inspect
+import json
 import logging
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import attrs
 import cattrs
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.language_server import lsp_method
@@ -49,11 +53,46 @@ class SourceCheckProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
+    def _send_data(self, data: Any) -> None:
+        """pygls's, but a list of diagnostics whose JSON text is already written (see
+        ``diagnostics.Diagnostics``) goes into the message as that text: encoding a
+        thousand diagnostics again on every keystroke took as long as checking the edit."""
+        found = _written_diagnostics(data)
+        if found is None or self.writer is None:
+            super()._send_data(data)
+            return
+        message, key, written = found
+        try:
+            placeholder = f'"{key}": []'
+            body = json.dumps(message, default=self._serialize_message)  # ASCII: one char, one byte
+            body = body.replace(placeholder, f'"{key}": {written}', 1)
+            header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+            result = self.writer.write(((header if self._include_headers else "") + body).encode(self.CHARSET))
+            if inspect.isawaitable(result):
+                asyncio.ensure_future(result)
+        except Exception as error:  # as pygls does: reported, never fatal
+            log.exception("sending diagnostics failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
         self._server.documents.close(params.text_document.uri)
+
+
+def _written_diagnostics(data: Any) -> tuple[Any, str, str] | None:
+    """For a message carrying diagnostics with their JSON text: the message with an empty
+    list in their place, the key of that list and the text."""
+    from .diagnostics import Diagnostics
+
+    result = getattr(data, "result", None)
+    if isinstance(result, types.RelatedFullDocumentDiagnosticReport) and isinstance(result.items, Diagnostics):
+        return attrs.evolve(data, result=attrs.evolve(result, items=[])), "items", result.items.encoded
+    params = getattr(data, "params", None)
+    if isinstance(params, types.PublishDiagnosticsParams) and isinstance(params.diagnostics, Diagnostics):
+        return attrs.evolve(data, params=attrs.evolve(params, diagnostics=[])), "diagnostics", params.diagnostics.encoded
+    return None
 
 
 def wire_converter() -> cattrs.Converter:
