@@ -69,6 +69,11 @@ class Server:
             if "method" in message and "id" in message:  # a request from the server: answer it
                 self.send({"id": message["id"], "result": [None] if message["method"] == "workspace/configuration" else None})
 
+    def request_later(self, method: str, params: Any) -> None:
+        """Send a request without waiting for its answer (ignored when it comes)."""
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+
     def notify(self, method: str, params: Any) -> None:
         self.send({"method": method, "params": params})
 
@@ -142,7 +147,42 @@ def ref_offsets(text: str, count: int) -> list[int]:
     return found[::step][:count]
 
 
-def bench_server(path: Path, edits: int) -> dict[str, Any]:
+LONG_CHECK = ("hover elsewhere during a full check", "hover after 5 edits each needing a full check")
+
+
+def long_check_timings(server: Server, text: str, uri: str, version: int, other: Path) -> dict[str, list[float]]:
+    """While the server checks the whole big file again (an edit broke its JSON), a hover
+    in another, small session; and after a burst of such edits, a hover in the big file
+    (it waits for the newest version's check only, the others being called off)."""
+    small = other.read_text(encoding="utf-8")
+    small_uri = other.resolve().as_uri()
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": small_uri, "languageId": "json", "version": 1, "text": small}})
+    small_spot = position(small, ref_offsets(small, 1)[0])
+    server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
+    at = position(text, ref_offsets(text, 1)[0])
+    breaking = {"range": {"start": at, "end": at}, "text": '"'}
+    other_hovers, burst_hovers = [], []
+    def type_breaking_character() -> None:  # as an editor does: the change, then a pull
+        nonlocal version
+        version += 1
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [breaking]})
+        server.request_later("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+
+    for _ in range(3):
+        type_breaking_character()
+        time.sleep(0.05)  # the full check is under way
+        t0 = time.perf_counter()
+        server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
+        other_hovers.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for _ in range(5):
+            type_breaking_character()
+        server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
+        burst_hovers.append(time.perf_counter() - t0)
+    return {"hover elsewhere during a full check": other_hovers, "hover after 5 edits each needing a full check": burst_hovers}
+
+
+def bench_server(path: Path, edits: int, other: Path | None = None) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     uri = path.resolve().as_uri()
     server = Server([sys.executable, "-m", "sourcecheck.lsp"])
@@ -198,6 +238,8 @@ def bench_server(path: Path, edits: int) -> dict[str, Any]:
             timings.append(time.perf_counter() - t0)
         result["inlay hints (60 lines)"] = timings
         result["peak memory"] = server.memory_mb("VmHWM")
+        if other is not None:
+            result.update(long_check_timings(server, text, uri, version, other))
     finally:
         server.close()
     return result
@@ -261,7 +303,10 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(generate_sized(parse_size(size), SIZES.get(size, 3000), seed=1).text(), encoding="utf-8")
         text = path.read_text(encoding="utf-8")
         base = min(baseline(text) for _ in range(3))
-        server = bench_server(path, args.edits)
+        other = OUT / "session-100K.sourcecheck.json"
+        if size != "100K" and not other.exists():
+            other.write_text(generate_sized(parse_size("100K"), SIZES["100K"], seed=1).text(), encoding="utf-8")
+        server = bench_server(path, args.edits, other if size != "100K" else None)
         cli = bench_cli(path)
         peer = bench_peer(path)
         label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} diagnostics)"
@@ -269,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
         open_ms = server["open"][0] * 1000
         rows.append(("  open to first diagnostics", f"{open_ms:.0f} ms", f"{open_ms / (base * 1000):.1f}x baseline" + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else "")))
-        for name in ("edit in a ref", "edit in a source's content", "hover", "definition", "completion", "inlay hints (60 lines)"):
+        for name in ("edit in a ref", "edit in a source's content", "hover", "definition", "completion", "inlay hints (60 lines)", *LONG_CHECK):
+            if name not in server:
+                continue
             median, p95 = ms(server[name])
             rows.append((f"  {name}", f"median {median:.1f} ms", f"p95 {p95:.1f} ms"))
             if name == "edit in a ref":

@@ -148,3 +148,20 @@ def test_a_relinked_ref_keeps_everything_but_its_annotation():
     for field in dataclasses.fields(ref):
         if field.name != "annotation_link":
             assert getattr(copy, field.name) is getattr(ref, field.name), field.name
+
+
+def test_a_full_analysis_stops_when_told_to():
+    """The server calls off the analysis of a text an edit has replaced (see documents.py)."""
+    import threading
+
+    import pytest
+
+    from sourcecheck.analysis import Cancelled
+
+    stop = threading.Event()
+    stop.set()
+    text = generate(7, documents=2, lines=8, annotations=10, broken=0.3).text(indent=2)
+    with pytest.raises(Cancelled):
+        Analysis(text, stop=stop)
+    unset = Analysis(text, stop=threading.Event())
+    assert [(f.code, f.pointer) for f in unset.findings] == [(f.code, f.pointer) for f in Analysis(text).findings]

@@ -43,3 +43,23 @@ async def test_diagnostics_hovers_and_fixes_on_random_sessions(editor, seed):
             kept_edge = new_boundary.column if side == "start" else new_boundary.column + len(new_boundary.str)
             old_edges = {c if side == "start" else c + len(boundary.str) for c in boundary.occurrences}
             assert kept_edge in old_edges
+
+
+async def test_edits_during_a_long_analysis_end_in_the_newest_versions_diagnostics(editor):
+    """A big file is analysed in the server's worker thread; edits arriving meanwhile call
+    that work off. Breaking and mending the JSON over and over, without waiting, must end
+    with exactly the diagnostics of the final text, and a hover must be answered."""
+    text = generate(11, documents=3, lines=40, annotations=1500, broken=0.2).text(indent=2)
+    uri = "file:///long.sourcecheck.json"
+    editor.open(uri, text)
+    at = text.index('"str": "', text.index('"annotations"')) + len('"str": "')
+    # A quote in a string breaks the JSON: each of these needs a full analysis but the last.
+    for start, end, piece in [(at, at, '"'), (at, at + 1, ""), (at, at, "x"), (at, at, '"'), (at, at + 1, "")]:
+        editor.edit(uri, start, end, piece)
+    assert editor.texts[uri] == text[:at] + "x" + text[at:]
+    hover = await editor.hover(uri, at + 1)
+    final = editor.texts[uri]
+    diagnostics = await editor.diagnostics(uri)
+    expected = Analysis(final)
+    assert sorted((d.code, d.range.start.line) for d in diagnostics) == sorted((f.code, expected.finding_span(f).start.line) for f in expected.findings)
+    assert hover is not None

@@ -20,7 +20,23 @@ from typing import Any
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, CheckMemo, check, exit_code
 from .session import Annotation, Document, Finding, Path, Ref, Session
-from .syntax import JArray, JLazy, JObject, JString, Member, Node, StringMap, Tree, iter_lazy, parse, reparse, to_python, with_item
+from .syntax import (
+    Cancelled,
+    JArray,
+    JLazy,
+    JObject,
+    JString,
+    Member,
+    Node,
+    Stop,
+    StringMap,
+    Tree,
+    iter_lazy,
+    parse,
+    reparse,
+    to_python,
+    with_item,
+)
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 
@@ -65,24 +81,41 @@ class Place:
 class Analysis:
     """Everything known about one text."""
 
-    def __init__(self, text: str, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None) -> None:
+    def __init__(
+        self, text: str, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None, stop: Stop | None = None
+    ) -> None:
         """Analyse ``text``; with the analysis of the text before one ``edit`` (start, end,
         inserted text), reuse what the edit cannot have changed. The result is the same.
-        ``lines``, if given, is the line table of ``text``, kept by the caller."""
+        ``lines``, if given, is the line table of ``text``, kept by the caller. With
+        ``stop``, a full analysis raises :class:`Cancelled` soon after it is set."""
         with no_garbage_collection():
-            self._analyse(text, previous, edit, lines)
+            self._analyse(text, previous, edit, lines, stop)
 
-    def _analyse(self, text: str, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None) -> None:
+    @staticmethod
+    def incremental(text: str, previous: Analysis, edit: tuple[int, int, str], lines: LineTable | None = None) -> Analysis | None:
+        """The analysis of ``text`` from ``previous`` and the ``edit`` that made it, when the
+        edit allows reusing it (then it is quick); None when a full analysis is needed."""
+        start, end, inserted = edit
+        tree = reparse(previous.tree, text, start, end, len(inserted))
+        if tree is None:
+            return None
+        analysis = Analysis.__new__(Analysis)
+        with no_garbage_collection():
+            analysis._analyse(text, previous, edit, lines, None, tree)
+        return analysis
+
+    def _analyse(
+        self, text: str, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None, stop: Stop | None, tree: Tree | None = None
+    ) -> None:
         self.text = text
         self.serial = next(_SERIALS)  # unique for the process, unlike id()
         self.memo: CheckMemo | None = None
         if lines is not None:
             self.__dict__["lines"] = lines
-        tree = None
-        if previous is not None and edit is not None:
+        if tree is None and previous is not None and edit is not None:
             start, end, inserted = edit
             tree = reparse(previous.tree, text, start, end, len(inserted))
-        self.tree: Tree = tree or parse(text)
+        self.tree: Tree = tree or parse(text, stop)
         reused = tree is not None and previous is not None
         # What this text is, relative to the analysis it was derived from: lets a caller keep
         # what it computed for that one (a diagnostic's line and column) when the edit cannot
@@ -105,7 +138,7 @@ class Analysis:
                 self.value = with_item(previous.value, *replaced)  # type: ignore[union-attr]
             else:
                 self.value = to_python(self.tree.root)
-            self.session, rule_findings, self.memo = check(self.value, previous.memo if reused else None)  # type: ignore[union-attr]
+            self.session, rule_findings, self.memo = check(self.value, previous.memo if reused else None, stop)  # type: ignore[union-attr]
         findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
         findings += rule_findings
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
@@ -351,4 +384,4 @@ def analyze(text: str) -> Analysis:
     return Analysis(text)
 
 
-__all__ = ["Analysis", "JLazy", "Place", "analyze", "looks_like_session"]
+__all__ = ["Analysis", "Cancelled", "JLazy", "Place", "Stop", "analyze", "looks_like_session"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from .display import visible
 from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
-from .syntax import escape_lone_surrogates
+from .syntax import Cancelled, Stop, escape_lone_surrogates
 
 SCHEMA_CODES = ("invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources")
 RESOLUTION_CODES = ("unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order")
@@ -128,7 +128,8 @@ class CheckMemo:
 
 
 class _Checker:
-    def __init__(self, memo: CheckMemo | None = None) -> None:
+    def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
+        self.stop = stop
         self.findings: list[Finding] = []
         self.session = Session()
         self.previous = memo or CheckMemo()
@@ -242,7 +243,10 @@ class _Checker:
         annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
         counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+        stop = self.stop
         for index, item in enumerate(value):
+            if stop is not None and stop.is_set():
+                raise Cancelled
             before = len(annotations), len(refs), len(findings)
             self.annotation(item, path + (index,))
             counts[0].append(len(annotations) - before[0])
@@ -595,12 +599,13 @@ def _pointer(path: Path) -> str:
     return "`" + (pointer(path) or "/") + "`"
 
 
-def check(root: Any, memo: CheckMemo | None = None) -> tuple[Session, list[Finding], CheckMemo]:
+def check(root: Any, memo: CheckMemo | None = None, stop: Stop | None = None) -> tuple[Session, list[Finding], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
     With the memo of a previous check, annotations whose values are the same objects and
-    whose documents did not change are not checked again.
+    whose documents did not change are not checked again. With ``stop``, raises
+    :class:`Cancelled` soon after it is set.
     """
-    checker = _Checker(memo)
+    checker = _Checker(memo, stop)
     checker.check(root)
     return checker.session, checker.findings, checker.memo

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring
-from typing import Any
+from typing import Any, Protocol
 
 Path = tuple[str | int, ...]
 
@@ -315,9 +315,20 @@ def escape_lone_surrogates(json_text: str) -> str:
 # --- parser ------------------------------------------------------------------------
 
 
-def parse(text: str) -> Tree:
-    """Parse a whole file; the items of the session arrays are decoded lazily."""
-    parser = _Parser(text, ELEMENT_ARRAYS)
+class Cancelled(Exception):
+    """The work was called off (its ``stop`` was set): its result is no longer wanted."""
+
+
+class Stop(Protocol):
+    """What long work polls to know it is no longer wanted (a ``threading.Event``)."""
+
+    def is_set(self) -> bool: ...
+
+
+def parse(text: str, stop: Stop | None = None) -> Tree:
+    """Parse a whole file; the items of the session arrays are decoded lazily. With
+    ``stop``, raises :class:`Cancelled` soon after it is set."""
+    parser = _Parser(text, ELEMENT_ARRAYS, stop)
     root = parser.document()
     return Tree(text, root, parser.issues, parser.duplicates)
 
@@ -405,8 +416,9 @@ def describe_char(ch: str) -> str:
 
 
 class _Parser:
-    def __init__(self, text: str, element_arrays: frozenset[Path] | tuple[()]) -> None:
+    def __init__(self, text: str, element_arrays: frozenset[Path] | tuple[()], stop: Stop | None = None) -> None:
         self.text = text
+        self.stop = stop
         self.n = len(text)
         self.issues: list[SyntaxIssue] = []
         self.duplicates: list[DuplicateKey] = []
@@ -683,6 +695,8 @@ class _Parser:
                 continue
             if not want_item:
                 self.issue(pos, pos + 1, "a comma is missing before this value")
+            if self.stop is not None and self.stop.is_set():
+                raise Cancelled
             item: Node | None = None
             if fast:
                 item, pos = self.fast_item(pos, path + (len(items),))

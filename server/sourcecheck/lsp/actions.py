@@ -67,8 +67,8 @@ def code_actions(ls: SourceCheckServer, document: OpenDocument, params: types.Co
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     @guarded([])
-    def code_action_handler(ls: SourceCheckServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        document = ls.session(params.text_document.uri)
+    async def code_action_handler(ls: SourceCheckServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None:
             return []
         return code_actions(ls, document, params)

@@ -144,7 +144,7 @@ def _document_of(analysis: Analysis, ref: Ref | None) -> Document | None:
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"', ":"]))
     @guarded(types.CompletionList(is_incomplete=False, items=[]))
-    def complete(ls: SourceCheckServer, params: types.CompletionParams) -> types.CompletionList:
-        document = ls.session(params.text_document.uri)
+    async def complete(ls: SourceCheckServer, params: types.CompletionParams) -> types.CompletionList:
+        document = await ls.ready_session(params.text_document.uri)
         items = completions(ls, document, params.position) if document else []
         return types.CompletionList(is_incomplete=False, items=items)

@@ -185,21 +185,26 @@ class Placement:
         return self.next_line >= 0 and now[0] >= self.next_line and was[0] + derived.delta == now[0] and was[1] + derived.delta == now[1] and was[0] >= derived.end
 
 
-def publish(ls: SourceCheckServer, document: OpenDocument) -> None:
+async def publish(ls: SourceCheckServer, document: OpenDocument) -> None:
+    """Push the diagnostics of the document's current version, once it is analysed; nothing
+    if an edit outdates it meanwhile (that edit's own push follows): an old result never
+    follows a new one."""
     version = document.version
+    if not document.too_large(ls.settings.max_file_size_mb) and not await ls.analysed(document):
+        return
+    if ls.documents.get(document.uri) is not document or document.version != version:
+        return
     if not document.is_session and document.uri not in ls.published:
         return  # other JSON files hear nothing from us
     items = diagnostics_for(ls, document)
     ls.published.add(document.uri)
-    # Publish only if this is still the newest version: an old result never follows a new one.
-    if ls.documents.get(document.uri) is document and document.version == version:
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=document.uri, diagnostics=items, version=version))
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=document.uri, diagnostics=items, version=version))
 
 
 @guarded()
-def publish_if_current(ls: SourceCheckServer, document: OpenDocument, version: int) -> None:
+async def publish_if_current(ls: SourceCheckServer, document: OpenDocument, version: int) -> None:
     if ls.documents.get(document.uri) is document and document.version == version:
-        publish(ls, document)  # also clears them if the file stopped being a session
+        await publish(ls, document)  # also clears them if the file stopped being a session
 
 
 def choose_mode(ls: SourceCheckServer) -> None:
@@ -209,8 +214,11 @@ def choose_mode(ls: SourceCheckServer) -> None:
 
     @ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False))
     @guarded(types.RelatedFullDocumentDiagnosticReport(items=[]))
-    def pull(ls: SourceCheckServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
-        document = ls.documents.get(params.text_document.uri)
+    async def pull(ls: SourceCheckServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        uri = params.text_document.uri
+        while (document := ls.documents.get(uri)) is not None and not document.too_large(ls.settings.max_file_size_mb):
+            if await ls.analysed(document) and ls.documents.get(uri) is document:
+                break  # else an edit came meanwhile: the newest version is the one to report
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         result_id = f"{id(document)}:{document.version}"
@@ -222,10 +230,10 @@ def choose_mode(ls: SourceCheckServer) -> None:
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guarded()
-    def did_open(ls: SourceCheckServer, params: types.DidOpenTextDocumentParams) -> None:
+    async def did_open(ls: SourceCheckServer, params: types.DidOpenTextDocumentParams) -> None:
         document = ls.documents.get(params.text_document.uri)
         if document is not None and not ls.pull_diagnostics:
-            publish(ls, document)
+            await publish(ls, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
@@ -233,7 +241,8 @@ def register(server: SourceCheckServer) -> None:
         document = ls.documents.get(params.text_document.uri)
         if document is not None and not ls.pull_diagnostics:
             # Let edits already waiting be read first: work for a superseded version is dropped.
-            asyncio.get_running_loop().call_later(0.001, publish_if_current, ls, document, document.version)
+            version = document.version
+            asyncio.get_running_loop().call_later(0.001, lambda: ls.spawn(publish_if_current(ls, document, version)))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()

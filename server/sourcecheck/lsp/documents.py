@@ -8,6 +8,8 @@ editor's edits at the wrong place in a session holding such characters.
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +29,15 @@ def pair_surrogates(text: str) -> str:
 
 
 @dataclass
+class Work:
+    """A full analysis of ``text`` being made in the worker thread."""
+
+    text: str
+    future: Future[Analysis]
+    stop: threading.Event
+
+
+@dataclass
 class OpenDocument:
     uri: str
     version: int
@@ -35,6 +46,7 @@ class OpenDocument:
     _analysis: Analysis | None = field(default=None, repr=False)
     # The analysis before the last edit and that edit, to analyse the new text incrementally.
     _pending: tuple[Analysis, tuple[int, int, str]] | None = field(default=None, repr=False)
+    _work: Work | None = field(default=None, repr=False)
     # The diagnostics last built, kept for the next version (see diagnostics.WireCache).
     wire_cache: Any = field(default=None, repr=False)
 
@@ -46,15 +58,46 @@ class OpenDocument:
 
     @property
     def analysis(self) -> Analysis:
-        """The analysis of this version, computed on first use and shared by every feature."""
-        if self._analysis is None:
-            previous, edit = self._pending or (None, None)
+        """The analysis of this version, computed on first use and shared by every feature.
+
+        Handlers reach it through ``SourceCheckServer.ready_session``, which waits for a
+        long one without holding up the server; here it is made on the spot if need be."""
+        if self._analysis is None and self._quick() is None:
+            work = self._work
+            if work is not None and work.text is self.text and not work.future.cancelled():
+                self.adopt(work.text, work.future.result())
+            else:
+                self.adopt(self.text, build(self.text, self.lines, None))
+        assert self._analysis is not None
+        return self._analysis
+
+    def _quick(self) -> Analysis | None:
+        """The analysis made incrementally from the previous version's, when the edit allows."""
+        if self._analysis is None and self._pending is not None:
+            previous, edit = self._pending
+            self._pending = None
             # A big session is millions of objects that live until the next version: the
             # cycle collector would scan them again and again (pauses of a third of a second).
             with no_garbage_collection(freeze=True):
-                self._analysis = Analysis(self.text, previous, edit, lines=self.lines)
-            self._pending = None
+                self._analysis = Analysis.incremental(self.text, previous, edit, lines=self.lines)
         return self._analysis
+
+    def start(self, executor: Executor) -> Analysis | Future[Analysis]:
+        """This version's analysis if it is at hand or quick to make; else the future of a
+        full one, made in ``executor`` (started once per version)."""
+        if self._analysis is not None or self._quick() is not None:
+            return self._analysis  # type: ignore[return-value]
+        if self._work is None or self._work.text is not self.text:
+            stop = threading.Event()
+            self._work = Work(self.text, executor.submit(build, self.text, self._lines, stop), stop)
+        return self._work.future
+
+    def adopt(self, text: str, analysis: Analysis) -> None:
+        """Take an analysis made for ``text``, if that is still this document's text."""
+        if text is self.text and self._analysis is None:
+            self._analysis = analysis
+            if self._lines is None:
+                self._lines = analysis.lines
 
     def too_large(self, limit_mb: int) -> bool:
         """Past the size limit a file is not checked at all (one diagnostic says so)."""
@@ -68,6 +111,9 @@ class OpenDocument:
         return looks_like_session(self.text) and self.analysis.is_session
 
     def apply(self, change: types.TextDocumentContentChangeEvent, encoding: Encoding) -> None:
+        if self._work is not None:  # its text is about to be outdated: stop working on it
+            self._work.stop.set()
+            self._work = None
         previous = self._analysis
         if isinstance(change, types.TextDocumentContentChangePartial):
             lines = self.lines
@@ -93,6 +139,13 @@ class OpenDocument:
         self._analysis = None
 
 
+def build(text: str, lines: LineTable | None, stop: threading.Event | None) -> Analysis:
+    """A full analysis of ``text`` (in the worker thread, or on the spot)."""
+    with no_garbage_collection(freeze=True):  # see OpenDocument._quick
+        lines = lines or LineTable(text)
+        return Analysis(text, lines=lines, stop=stop)
+
+
 class DocumentStore:
     """The documents the editor has open, by URI."""
 
@@ -114,7 +167,9 @@ class DocumentStore:
         return document
 
     def close(self, uri: str) -> None:
-        self._documents.pop(uri, None)
+        document = self._documents.pop(uri, None)
+        if document is not None and document._work is not None:
+            document._work.stop.set()
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._documents.get(uri)

@@ -56,8 +56,8 @@ def inlay_hints(ls: SourceCheckServer, document: OpenDocument, rng: types.Range)
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     @guarded([])
-    def inlay_hint(ls: SourceCheckServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-        document = ls.session(params.text_document.uri)
+    async def inlay_hint(ls: SourceCheckServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None or not ls.settings.inlay_hints:
             return []
         return inlay_hints(ls, document, params.range)

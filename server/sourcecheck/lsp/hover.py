@@ -163,8 +163,8 @@ def hover_for(ls: SourceCheckServer, document: OpenDocument, position: types.Pos
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
-    def hover(ls: SourceCheckServer, params: types.HoverParams) -> types.Hover | None:
-        document = ls.session(params.text_document.uri)
+    async def hover(ls: SourceCheckServer, params: types.HoverParams) -> types.Hover | None:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None:
             return None
         return hover_for(ls, document, params.position)

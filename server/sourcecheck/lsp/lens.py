@@ -60,8 +60,8 @@ def code_lenses(ls: SourceCheckServer, document: OpenDocument) -> list[types.Cod
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @guarded([])
-    def code_lens(ls: SourceCheckServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        document = ls.session(params.text_document.uri)
+    async def code_lens(ls: SourceCheckServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None or not ls.settings.code_lens:
             return []
         return code_lenses(ls, document)

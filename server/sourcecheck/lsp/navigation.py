@@ -82,14 +82,14 @@ def references(ls: SourceCheckServer, document: OpenDocument, position: types.Po
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
-    def goto_definition(ls: SourceCheckServer, params: types.DefinitionParams) -> types.Location | None:
-        document = ls.session(params.text_document.uri)
+    async def goto_definition(ls: SourceCheckServer, params: types.DefinitionParams) -> types.Location | None:
+        document = await ls.ready_session(params.text_document.uri)
         return definition(ls, document, params.position) if document else None
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     @guarded([])
-    def highlight(ls: SourceCheckServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
-        document = ls.session(params.text_document.uri)
+    async def highlight(ls: SourceCheckServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None:
             return []
         found = document.analysis.ref_at(ls.offset(document, params.position))
@@ -98,6 +98,6 @@ def register(server: SourceCheckServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded([])
-    def find_references(ls: SourceCheckServer, params: types.ReferenceParams) -> list[types.Location]:
-        document = ls.session(params.text_document.uri)
+    async def find_references(ls: SourceCheckServer, params: types.ReferenceParams) -> list[types.Location]:
+        document = await ls.ready_session(params.text_document.uri)
         return references(ls, document, params.position, params.context.include_declaration) if document else []

@@ -55,8 +55,8 @@ def rename_edit(ls: SourceCheckServer, document: OpenDocument, offset: int, new_
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded()
-    def prepare(ls: SourceCheckServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
-        document = ls.session(params.text_document.uri)
+    async def prepare(ls: SourceCheckServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+        document = await ls.ready_session(params.text_document.uri)
         found = path_under_cursor(document.analysis, ls.offset(document, params.position)) if document else None
         if document is None or found is None:
             return None
@@ -65,8 +65,8 @@ def register(server: SourceCheckServer) -> None:
         return types.PrepareRenamePlaceholder(range=rng, placeholder=name)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
-    def rename(ls: SourceCheckServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        document = ls.session(params.text_document.uri)
+    async def rename(ls: SourceCheckServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        document = await ls.ready_session(params.text_document.uri)
         if document is None:
             return None
         return rename_edit(ls, document, ls.offset(document, params.position), params.new_name)

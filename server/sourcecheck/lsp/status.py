@@ -14,8 +14,8 @@ from .server import SourceCheckServer, guarded
 SUMMARY = "sourcecheck/summary"
 
 
-def summary(ls: SourceCheckServer, uri: str) -> dict[str, int] | None:
-    document = ls.session(uri)
+async def summary(ls: SourceCheckServer, uri: str) -> dict[str, int] | None:
+    document = await ls.ready_session(uri)
     if document is None:
         return None
     analysis = document.analysis
@@ -33,6 +33,6 @@ def summary(ls: SourceCheckServer, uri: str) -> dict[str, int] | None:
 def register(server: SourceCheckServer) -> None:
     @server.feature(SUMMARY)
     @guarded()
-    def handle(ls: SourceCheckServer, params: Any) -> dict[str, int] | None:
+    async def handle(ls: SourceCheckServer, params: Any) -> dict[str, int] | None:
         uri = params.get("uri") if isinstance(params, dict) else getattr(params, "uri", None)
-        return summary(ls, uri) if isinstance(uri, str) else None
+        return await summary(ls, uri) if isinstance(uri, str) else None

@@ -63,6 +63,6 @@ def symbols(ls: SourceCheckServer, document: OpenDocument) -> list[types.Documen
 def register(server: SourceCheckServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded([])
-    def document_symbols(ls: SourceCheckServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        document = ls.session(params.text_document.uri)
+    async def document_symbols(ls: SourceCheckServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        document = await ls.ready_session(params.text_document.uri)
         return symbols(ls, document) if document else []
