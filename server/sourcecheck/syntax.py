@@ -341,10 +341,10 @@ def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree |
     have changed meaning, and every later node just moves. The old tree is consumed.
     Returns None when the edit needs a full parse.
     """
-    if old.issues or old.duplicates or not isinstance(old.root, JObject):
+    if old.duplicates or not isinstance(old.root, JObject) or len(old.issues) >= MAX_ISSUES:
         return None
     delta = inserted - (end - start)
-    for array in _element_arrays(old.root):
+    for array_path, array in _element_arrays(old.root):
         items = array.items
         index = bisect_right(items, start, key=_start) - 1
         if index < 0:
@@ -352,26 +352,33 @@ def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree |
         item = items[index]
         if not (item.start < start and end < item.end):
             continue
-        if not isinstance(item, JLazy):
+        # What is broken must be broken inside this item: then parsing it again tells all.
+        if any(not (item.start < issue.start and issue.end <= item.end) for issue in old.issues):
             return None
+        path = array_path + (index,)
         parser = _Parser(text, ELEMENT_ARRAYS)
-        new_item, new_end = parser.fast_item(item.start, item.path)
-        if new_item is None or new_end != item.end + delta or new_item.has_duplicates:
+        new_item: Node | None
+        new_item, new_end = parser.fast_item(item.start, path)
+        if new_item is None:  # no longer valid JSON: parsed with its breaks, as a full parse would
+            new_item, new_end = parser.value(item.start, path, len(path))
+        if new_item is None or new_end != item.end + delta or parser.duplicates or (isinstance(new_item, JLazy) and new_item.has_duplicates):
             return None
         items[index] = new_item
         _shift(old.root, start, delta, new_item)
-        return Tree(text, old.root, [], [], (new_item.path, new_item.value))
+        value = new_item.value if isinstance(new_item, JLazy) else to_python(new_item)
+        return Tree(text, old.root, parser.issues, [], (path, value))
     return None
 
 
-def _element_arrays(root: JObject) -> Iterator[JArray]:
+
+def _element_arrays(root: JObject) -> Iterator[tuple[Path, JArray]]:
     for member in root.members:
         if member.key.value in ("documents", "annotations") and isinstance(member.value, JArray):
-            yield member.value
+            yield (member.key.value,), member.value
         elif member.key.value == "session" and isinstance(member.value, JObject):
             inner = member.value.member("documents")
             if inner is not None and isinstance(inner.value, JArray):
-                yield inner.value
+                yield ("session", "documents"), inner.value
 
 
 def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
