@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sourcecheck.analysis import Analysis
 from sourcecheck.positions import Encoding, LineStarts, LineTable
+from sourcecheck.text import Text
 
 from sessiongen import generate
 
@@ -42,10 +43,12 @@ def run_edits(seed: int, steps: int, analyse_every: int = 1) -> None:
     text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3).text(indent=rng.choice([None, 1, 2]))
     analysis = Analysis(text)
     analysis.findings and analysis.finding_span(analysis.findings[0])  # build the line table, as the server does
+    source = Text(text)  # as the server keeps it: a piece table
     for step in range(steps):
         start, end, inserted = random_edit(rng, text)
         text = text[:start] + inserted + text[end:]
-        analysis = Analysis(text, analysis, (start, end, inserted), lines=analysis.lines.patched(text, start, end, inserted))
+        source = source.edited(start, end, inserted)
+        analysis = Analysis(source, analysis, (start, end, inserted), lines=analysis.lines.patched(source, start, end, inserted))
         if step % analyse_every == 0:
             assert fingerprint(analysis) == fingerprint(Analysis(text)), (seed, step)
 

@@ -37,6 +37,7 @@ from .syntax import (
     to_python,
     with_item,
 )
+from .text import Text
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 
@@ -82,9 +83,9 @@ class Analysis:
     """Everything known about one text."""
 
     def __init__(
-        self, text: str, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None, stop: Stop | None = None
+        self, text: str | Text, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None, stop: Stop | None = None
     ) -> None:
-        """Analyse ``text``; with the analysis of the text before one ``edit`` (start, end,
+        """Analyse ``text`` (a ``str``, or a piece table: see text.py); with the analysis of the text before one ``edit`` (start, end,
         inserted text), reuse what the edit cannot have changed. The result is the same.
         ``lines``, if given, is the line table of ``text``, kept by the caller. With
         ``stop``, a full analysis raises :class:`Cancelled` soon after it is set."""
@@ -92,7 +93,7 @@ class Analysis:
             self._analyse(text, previous, edit, lines, stop)
 
     @staticmethod
-    def incremental(text: str, previous: Analysis, edit: tuple[int, int, str], lines: LineTable | None = None) -> Analysis | None:
+    def incremental(text: str | Text, previous: Analysis, edit: tuple[int, int, str], lines: LineTable | None = None) -> Analysis | None:
         """The analysis of ``text`` from ``previous`` and the ``edit`` that made it, when the
         edit allows reusing it (then it is quick); None when a full analysis is needed."""
         start, end, inserted = edit
@@ -105,9 +106,9 @@ class Analysis:
         return analysis
 
     def _analyse(
-        self, text: str, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None, stop: Stop | None, tree: Tree | None = None
+        self, text: str | Text, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None, stop: Stop | None, tree: Tree | None = None
     ) -> None:
-        self.text = text
+        self.source = text
         self.serial = next(_SERIALS)  # unique for the process, unlike id()
         self.memo: CheckMemo | None = None
         if lines is not None:
@@ -115,7 +116,7 @@ class Analysis:
         if tree is None and previous is not None and edit is not None:
             start, end, inserted = edit
             tree = reparse(previous.tree, text, start, end, len(inserted))
-        self.tree: Tree = tree or parse(text, stop)
+        self.tree: Tree = tree or parse(str(text), stop)
         reused = tree is not None and previous is not None
         # What this text is, relative to the analysis it was derived from: lets a caller keep
         # what it computed for that one (a diagnostic's line and column) when the edit cannot
@@ -124,8 +125,7 @@ class Analysis:
         if reused:
             assert previous is not None and edit is not None
             start, end, inserted = edit
-            old = previous.text
-            breaks_kept = not _BREAK.search(inserted) and not _BREAK.search(old, max(0, start - 1), end + 1)
+            breaks_kept = not _BREAK.search(inserted) and not _BREAK.search(previous.source[max(0, start - 1) : end + 1])
             self.derived = Derivation(previous.serial, start, end, len(inserted) - (end - start), breaks_kept)
         self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
         self.session: Session
@@ -154,6 +154,11 @@ class Analysis:
         placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
+
+    @property
+    def text(self) -> str:
+        """The whole text (made from its pieces on first use, when it came from an edit)."""
+        return self.source if isinstance(self.source, str) else str(self.source)
 
     # -- shape
 
@@ -255,7 +260,7 @@ class Analysis:
             if node is not None and inherited is not None and inherited[0] is node and inherited[1] == (node.start, node.end):
                 cache[document.path] = inherited
             else:
-                cache[document.path] = (node, (node.start, node.end), StringMap(self.text, node)) if node is not None else (None, None, None)
+                cache[document.path] = (node, (node.start, node.end), StringMap(self.source, node)) if node is not None else (None, None, None)
         return cache[document.path][2]
 
     def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:

@@ -15,7 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate
-from typing import overload
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from .text import Text
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -151,7 +154,7 @@ class LineTable:
 
     __slots__ = ("text", "starts", "_checkpoints")
 
-    def __init__(self, text: str, starts: LineStarts | None = None) -> None:
+    def __init__(self, text: str | Text, starts: LineStarts | None = None) -> None:
         self.text = text
         # Per long line: UTF-16 and UTF-8 units before every CHECKPOINT-th character.
         self._checkpoints: dict[int, tuple[list[int], list[int]]] = {}
@@ -162,10 +165,10 @@ class LineTable:
         else:
             self.starts = LineStarts(line_starts(text))  # the common, large case
 
-    def patched(self, text: str, start: int, end: int, inserted: str) -> LineTable:
+    def patched(self, text: str | Text, start: int, end: int, inserted: str) -> LineTable:
         """The table of ``text``, which is this table's text with ``[start, end)`` replaced."""
         if "\r" in inserted or "\r" in self.text[max(0, start - 1) : end + 1]:
-            return LineTable(text)  # a CR may pair with an LF across the edit: count afresh
+            return LineTable(str(text))  # a CR may pair with an LF across the edit: count afresh
         delta = len(inserted) - (end - start)
         first = self.line_of(start)
         last = self.line_of(end)

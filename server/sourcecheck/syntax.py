@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring
 from typing import Any, Protocol
 
+from .text import Text
+
 Path = tuple[str | int, ...]
 
 MAX_DEPTH = 256
@@ -150,7 +152,7 @@ class DuplicateKey:
 class Tree:
     """The parse of one text: its root value, where it breaks, its duplicate keys."""
 
-    text: str
+    source: str | Text  # the text (a piece table after an incremental parse: see text.py)
     root: Node | None
     issues: list[SyntaxIssue]
     duplicates: list[DuplicateKey] = field(default_factory=list)
@@ -158,16 +160,29 @@ class Tree:
     # value (everything else has the previous tree's values).
     replaced: tuple[Path, Any] | None = None
 
+    @property
+    def text(self) -> str:
+        return self.source if isinstance(self.source, str) else str(self.source)
+
     def expand(self, node: Node) -> Node:
         """The full node for a lazily decoded item (parsed once, then cached)."""
         if not isinstance(node, JLazy):
             return node
         if node.expanded is None:
-            parser = _Parser(self.text, ())
-            expanded, _ = parser.value(node.start, node.path, len(node.path))
+            text, at = self.item_text(node)
+            parser = _Parser(text, ())
+            expanded, _ = parser.value(at, node.path, len(node.path))
+            _move(expanded, node.start - at)
             node.expanded = expanded or JLiteral(node.start, node.end, None)
             self.duplicates.extend(parser.duplicates)
         return node.expanded
+
+    def item_text(self, node: Node) -> tuple[str, int]:
+        """A text holding ``node`` and where it starts in it: the whole text if it is at
+        hand, else the node's own (a piece table is not made whole for one item)."""
+        if isinstance(self.source, str):
+            return self.source, node.start
+        return self.source[node.start : node.end], 0
 
     def child(self, node: Node, part: str | int) -> Node | None:
         """One step down a path: the winning member of a key, or an array item."""
@@ -199,9 +214,10 @@ class Tree:
             if node is None:
                 return None
             if isinstance(node, JLazy) and node.expanded is None and not node.has_duplicates:
-                found = _skip_to(self.text, node.start, path[depth:])
+                text, at = self.item_text(node)
+                found = _skip_to(text, at, path[depth:])
                 if found is not None:
-                    return found
+                    return found[0] + node.start - at, found[1] + node.start - at
             node = self.child(node, part)
         return (node.start, node.end) if node is not None else None
 
@@ -249,19 +265,19 @@ class StringMap:
 
     __slots__ = ("body_start", "decoded_at", "raw_at", "raw_len", "length")
 
-    def __init__(self, text: str, node: JString) -> None:
-        self.body_start = node.start + 1
+    def __init__(self, text: str | Text, node: JString) -> None:
+        self.body_start = start = node.start + 1
         body_end = node.end - 1 if node.end - node.start >= 2 and text[node.end - 1] == '"' else node.end
         self.decoded_at: list[int] = []
         self.raw_at: list[int] = []
         self.raw_len: list[int] = []
         removed = 0
-        for match in _ESCAPE.finditer(text, self.body_start, body_end):
-            self.decoded_at.append(match.start() - self.body_start - removed)
-            self.raw_at.append(match.start())
+        for match in _ESCAPE.finditer(text[start:body_end]):
+            self.decoded_at.append(match.start() - removed)
+            self.raw_at.append(start + match.start())
             self.raw_len.append(match.end() - match.start())
             removed += match.end() - match.start() - 1
-        self.length = body_end - self.body_start - removed
+        self.length = body_end - start - removed
 
     def raw_offset(self, decoded: int) -> int:
         """The text offset where the decoded character at ``decoded`` is written."""
@@ -333,7 +349,7 @@ def parse(text: str, stop: Stop | None = None) -> Tree:
     return Tree(text, root, parser.issues, parser.duplicates)
 
 
-def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree | None:
+def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) -> Tree | None:
     """The tree of ``text`` (the old text with ``[start, end)`` replaced by ``inserted``
     characters), reusing the old tree when the edit falls inside one decoded session item.
 
@@ -356,18 +372,38 @@ def reparse(old: Tree, text: str, start: int, end: int, inserted: int) -> Tree |
         if any(not (item.start < issue.start and issue.end <= item.end) for issue in old.issues):
             return None
         path = array_path + (index,)
-        parser = _Parser(text, ELEMENT_ARRAYS)
+        # The item's new text alone is parsed (the edit is strictly inside it, so it still
+        # opens and closes with the same characters); its nodes are then moved into place.
+        piece = text[item.start : item.end + delta]
+        parser = _Parser(piece, ELEMENT_ARRAYS)
         new_item: Node | None
-        new_item, new_end = parser.fast_item(item.start, path)
-        if new_item is None:  # no longer valid JSON: parsed with its breaks, as a full parse would
-            new_item, new_end = parser.value(item.start, path, len(path))
-        if new_item is None or new_end != item.end + delta or parser.duplicates or (isinstance(new_item, JLazy) and new_item.has_duplicates):
+        new_item, new_end = parser.fast_item(0, path)
+        if new_item is None and piece[:1] in ("{", "["):  # broken now: parsed with its breaks
+            new_item, new_end = parser.value(0, path, len(path))
+        if new_item is None or new_end != len(piece) or parser.reported_eof or parser.duplicates or (isinstance(new_item, JLazy) and new_item.has_duplicates):
             return None
+        _move(new_item, item.start)
         items[index] = new_item
         _shift(old.root, start, delta, new_item)
         value = new_item.value if isinstance(new_item, JLazy) else to_python(new_item)
-        return Tree(text, old.root, parser.issues, [], (path, value))
+        issues = [SyntaxIssue(issue.start + item.start, issue.end + item.start, issue.message) for issue in parser.issues]
+        return Tree(text, old.root, issues, [], (path, value))
     return None
+
+
+def _move(node: Node | None, by: int) -> None:
+    """Add ``by`` to the offsets of ``node`` and of everything in it."""
+    if node is None or not by:
+        return
+    node.start += by
+    node.end += by
+    if isinstance(node, JObject):
+        for member in node.members:
+            _move(member.key, by)
+            _move(member.value, by)
+    elif isinstance(node, JArray):
+        for item in node.items:
+            _move(item, by)
 
 
 

@@ -105,7 +105,7 @@ def note(code: str, message: str, severity: types.DiagnosticSeverity) -> Wire:
 
 def too_large(ls: SourceCheckServer, document: OpenDocument) -> Wire:
     limit = ls.settings.max_file_size_mb
-    size = len(document.text) / 1_000_000
+    size = len(document.source) / 1_000_000
     message = f"this file holds {size:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit}); it is not checked. Raise the limit or check it with the sourcecheck command"
     return note("file-too-large", message, types.DiagnosticSeverity.Warning)
 
@@ -121,7 +121,7 @@ def diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> Diagnostic
 def _diagnostics_for(ls: SourceCheckServer, document: OpenDocument) -> list[tuple[Wire, str]]:
     """Each diagnostic and its JSON text."""
     if document.too_large(ls.settings.max_file_size_mb):
-        ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.text[:100_000])
+        ours = document.uri.endswith(SESSION_SUFFIX) or looks_like_session(document.source[:100_000])
         return [_with_json(too_large(ls, document))] if ours else []
     if not document.is_session:
         return []

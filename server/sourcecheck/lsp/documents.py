@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from ..analysis import Analysis, looks_like_session, no_garbage_collection
 from ..positions import Encoding, LineTable, Position
+from ..text import Text
 
 SESSION_SUFFIX = ".sourcecheck.json"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -30,9 +31,9 @@ def pair_surrogates(text: str) -> str:
 
 @dataclass
 class Work:
-    """A full analysis of ``text`` being made in the worker thread."""
+    """A full analysis of ``source`` being made in the worker thread."""
 
-    text: str
+    source: Text
     future: Future[Analysis]
     stop: threading.Event
 
@@ -41,7 +42,7 @@ class Work:
 class OpenDocument:
     uri: str
     version: int
-    text: str
+    source: Text  # the text, kept as pieces between edits (see text.py)
     _lines: LineTable | None = field(default=None, repr=False)
     _analysis: Analysis | None = field(default=None, repr=False)
     # The analysis before the last edit and that edit, to analyse the new text incrementally.
@@ -49,6 +50,10 @@ class OpenDocument:
     _work: Work | None = field(default=None, repr=False)
     # The diagnostics last built, kept for the next version (see diagnostics.WireCache).
     wire_cache: Any = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        return str(self.source)
 
     @property
     def lines(self) -> LineTable:
@@ -64,10 +69,10 @@ class OpenDocument:
         long one without holding up the server; here it is made on the spot if need be."""
         if self._analysis is None and self._quick() is None:
             work = self._work
-            if work is not None and work.text is self.text and not work.future.cancelled():
-                self.adopt(work.text, work.future.result())
+            if work is not None and work.source is self.source and not work.future.cancelled():
+                self.adopt(work.source, work.future.result())
             else:
-                self.adopt(self.text, build(self.text, self.lines, None))
+                self.adopt(self.source, build(self.source, self.lines, None))
         assert self._analysis is not None
         return self._analysis
 
@@ -79,7 +84,7 @@ class OpenDocument:
             # A big session is millions of objects that live until the next version: the
             # cycle collector would scan them again and again (pauses of a third of a second).
             with no_garbage_collection(freeze=True):
-                self._analysis = Analysis.incremental(self.text, previous, edit, lines=self.lines)
+                self._analysis = Analysis.incremental(self.source, previous, edit, lines=self.lines)
         return self._analysis
 
     def start(self, executor: Executor) -> Analysis | Future[Analysis]:
@@ -87,21 +92,21 @@ class OpenDocument:
         full one, made in ``executor`` (started once per version)."""
         if self._analysis is not None or self._quick() is not None:
             return self._analysis  # type: ignore[return-value]
-        if self._work is None or self._work.text is not self.text:
+        if self._work is None or self._work.source is not self.source:
             stop = threading.Event()
-            self._work = Work(self.text, executor.submit(build, self.text, self._lines, stop), stop)
+            self._work = Work(self.source, executor.submit(build, self.source, self._lines, stop), stop)
         return self._work.future
 
-    def adopt(self, text: str, analysis: Analysis) -> None:
-        """Take an analysis made for ``text``, if that is still this document's text."""
-        if text is self.text and self._analysis is None:
+    def adopt(self, source: Text, analysis: Analysis) -> None:
+        """Take an analysis made for ``source``, if that is still this document's text."""
+        if source is self.source and self._analysis is None:
             self._analysis = analysis
             if self._lines is None:
                 self._lines = analysis.lines
 
     def too_large(self, limit_mb: int) -> bool:
         """Past the size limit a file is not checked at all (one diagnostic says so)."""
-        return len(self.text) > limit_mb * 1_000_000
+        return len(self.source) > limit_mb * 1_000_000
 
     @property
     def is_session(self) -> bool:
@@ -119,31 +124,30 @@ class OpenDocument:
             lines = self.lines
             start = lines.offset(Position(change.range.start.line, change.range.start.character), encoding)
             end = max(start, lines.offset(Position(change.range.end.line, change.range.end.character), encoding))
-            old_text = self.text
-            self.text = "".join((old_text[:start], change.text, old_text[end:]))
-            if _SURROGATE.search(self.text, max(0, start - 1), start + len(change.text) + 1):
+            self.source = self.source.edited(start, end, change.text)
+            if _SURROGATE.search(self.source[max(0, start - 1) : start + len(change.text) + 1]):
                 # Halves of a surrogate pair may have met: the client's text holds one
                 # character there, and so must ours. Rare enough to start afresh.
-                self.text = pair_surrogates(self.text)
+                self.source = Text(pair_surrogates(self.text))
                 self._lines = None
                 self._pending = None
                 self._analysis = None
                 return
-            self._lines = lines.patched(self.text, start, end, change.text)
+            self._lines = lines.patched(self.source, start, end, change.text)
             # Only one edit can be replayed on an analysis; several in a row start afresh.
             self._pending = (previous, (start, end, change.text)) if previous is not None and self._pending is None else None
         else:
-            self.text = change.text
+            self.source = Text(change.text)
             self._lines = None
             self._pending = None
         self._analysis = None
 
 
-def build(text: str, lines: LineTable | None, stop: threading.Event | None) -> Analysis:
-    """A full analysis of ``text`` (in the worker thread, or on the spot)."""
+def build(source: Text, lines: LineTable | None, stop: threading.Event | None) -> Analysis:
+    """A full analysis of ``source`` (in the worker thread, or on the spot)."""
     with no_garbage_collection(freeze=True):  # see OpenDocument._quick
-        lines = lines or LineTable(text)
-        return Analysis(text, lines=lines, stop=stop)
+        text = str(source)
+        return Analysis(text, lines=lines or LineTable(text), stop=stop)
 
 
 class DocumentStore:
@@ -153,7 +157,7 @@ class DocumentStore:
         self._documents: dict[str, OpenDocument] = {}
 
     def open(self, item: types.TextDocumentItem) -> OpenDocument:
-        document = OpenDocument(item.uri, item.version, item.text)
+        document = OpenDocument(item.uri, item.version, Text(item.text))
         self._documents[item.uri] = document
         return document
 

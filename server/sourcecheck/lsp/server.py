@@ -150,15 +150,15 @@ class SourceCheckServer(LanguageServer):
         state = document.start(self.executor)
         if not isinstance(state, Future):
             return True
-        text = document.text
+        source = document.source
         try:
             analysis = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(state)), timeout)
         except Cancelled:
             return False
         except TimeoutError:
             return None
-        document.adopt(text, analysis)
-        return document.text is text
+        document.adopt(source, analysis)
+        return document.source is source
 
     async def ready_session(self, uri: str, timeout: float | None = READY_TIMEOUT) -> OpenDocument | None:
         """The open session at ``uri``, its current version analysed (see :meth:`analysed`).
