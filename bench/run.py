@@ -5,10 +5,12 @@
 
 For each size it prints medians and 95th percentiles of: open to first diagnostics, a
 one-character edit inside a ref to its new diagnostics, an edit in a document's content,
-hover, definition, completion and inlay hints for a screenful; the server's peak memory;
-the CLI on the same file; and ratios against baselines measured in the same run
-(``json.loads`` plus plain resolution of every ref; vscode-json-language-server validating
-against our JSON Schema, when ``npm`` can provide it in .cache/).
+hover, definition, completion and inlay hints for a screenful; for 1 MB and 12 MB, a hover
+in another (small) session while the big one is checked in full, and a hover in the big one
+after a burst of edits that each need a full check; the server's memory after opening and
+at its peak; the CLI on the same file; and ratios against baselines measured in the same
+run (``json.loads`` plus plain resolution of every ref; vscode-json-language-server
+validating against our JSON Schema, when ``npm`` can provide it in .cache/).
 """
 
 from __future__ import annotations
