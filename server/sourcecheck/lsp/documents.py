@@ -177,3 +177,9 @@ class DocumentStore:
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._documents.get(uri)
+
+    def stop_all(self) -> None:
+        """Call off every analysis in progress (the server is shutting down)."""
+        for document in self._documents.values():
+            if document._work is not None:
+                document._work.stop.set()

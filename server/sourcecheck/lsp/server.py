@@ -245,6 +245,10 @@ def build_server() -> SourceCheckServer:
         diagnostics.choose_mode(ls)
         log.info("sourcecheck %s: %s positions, %s diagnostics", __version__, ls.encoding.value, "pull" if ls.pull_diagnostics else "push")
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: SourceCheckServer, params: None) -> None:
+        ls.documents.stop_all()  # else exiting waits for the worker to finish an analysis
+
     diagnostics.register(server)
     hover.register(server)
     actions.register(server)
