@@ -30,7 +30,7 @@ SEVERITIES = {
 
 
 Wire = dict[str, Any]
-"""A diagnostic in its JSON form, as sent (see ``server.wire_converter``)."""
+"""A diagnostic in its JSON form, as sent (see ``SourceCheckProtocol._send_data``)."""
 
 
 @dataclass(slots=True)

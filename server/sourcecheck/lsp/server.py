@@ -20,11 +20,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import attrs
-import cattrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, default_converter
+from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
@@ -99,18 +98,6 @@ def _written_diagnostics(data: Any) -> tuple[Any, str, str] | None:
     return None
 
 
-def wire_converter() -> cattrs.Converter:
-    """pygls's converter, which also lets through a diagnostic already in its JSON form.
-
-    The diagnostics module builds each finding's diagnostic as JSON once and keeps it from
-    version to version; converting a thousand lsprotocol objects on every keystroke took
-    longer than checking the edit."""
-    converter = default_converter()
-    generated = converter.get_unstructure_hook(types.Diagnostic)
-    converter.register_unstructure_hook(types.Diagnostic, lambda diagnostic: diagnostic if type(diagnostic) is dict else generated(diagnostic))
-    return converter
-
-
 class SourceCheckServer(LanguageServer):
     """The server's state: open documents and what was negotiated with the client."""
 
@@ -119,7 +106,6 @@ class SourceCheckServer(LanguageServer):
             "sourcecheck",
             __version__,
             protocol_cls=SourceCheckProtocol,
-            converter_factory=wire_converter,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.documents = DocumentStore()
