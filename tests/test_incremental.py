@@ -2,6 +2,7 @@
 
 import gc
 import random
+import weakref
 from unittest.mock import patch
 
 from hypothesis import given, settings
@@ -168,3 +169,31 @@ def test_a_full_analysis_stops_when_told_to():
         Analysis(text, stop=stop)
     unset = Analysis(text, stop=threading.Event())
     assert [(f.code, f.pointer) for f in unset.findings] == [(f.code, f.pointer) for f in Analysis(text).findings]
+
+
+def test_frozen_analyses_are_collected_now_and_then():
+    """Building under ``freeze`` hides objects from the collector; every so often they are
+    shown to it again, so that cyclic garbage frozen by chance does not pile up for ever."""
+    from unittest.mock import patch as patch_attribute
+
+    import sourcecheck.analysis as analysis_module
+    from sourcecheck.analysis import no_garbage_collection
+
+    class Cycle:
+        pass
+
+    with patch_attribute.object(analysis_module, "FULL_COLLECTION_EVERY", 2), patch_attribute.object(analysis_module, "_freezes", 0):
+        gc.collect()
+        before = gc.get_freeze_count()
+        with no_garbage_collection(freeze=True):
+            garbage = Cycle()
+            garbage.me = garbage  # a cycle, frozen while alive
+        assert gc.get_freeze_count() > before
+        alive = weakref.ref(garbage)
+        del garbage
+        gc.collect()
+        assert alive() is not None  # frozen: out of the collector's sight
+        with no_garbage_collection(freeze=True):  # the second freeze: a full collection first
+            pass
+        assert alive() is None
+    gc.unfreeze()

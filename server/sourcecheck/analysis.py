@@ -359,15 +359,27 @@ def no_garbage_collection(freeze: bool = False) -> Iterator[None]:
     (``gc.freeze``), before the collector is back on: a long-running process keeps each
     analysis for a while, and would otherwise pay for scanning it, young and then old.
     Reference counting still frees it; analyses hold no reference cycles (a test checks)."""
+    global _freezes
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if freeze:
+            _freezes += 1
+            if _freezes % FULL_COLLECTION_EVERY == 0:
+                # Whatever else was alive at a freeze and became cyclic garbage since (the
+                # server's own objects, not analyses) is collected now and then.
+                gc.unfreeze()
+                gc.collect()
             gc.freeze()
         if enabled:
             gc.enable()
+
+
+FULL_COLLECTION_EVERY = 1000
+"""Freezes between two full collections (each takes ~0.3 s when a 12 MB file is open)."""
+_freezes = 0
 
 
 def _start(node: Node) -> int:
