@@ -1,5 +1,7 @@
 """Driven as an editor would, on generated sessions: diagnostics, hovers and fixes all agree."""
 
+import asyncio
+
 import pytest
 
 from sourcecheck.analysis import Analysis
@@ -63,3 +65,35 @@ async def test_edits_during_a_long_analysis_end_in_the_newest_versions_diagnosti
     expected = Analysis(final)
     assert sorted((d.code, d.range.start.line) for d in diagnostics) == sorted((f.code, expected.finding_span(f).start.line) for f in expected.findings)
     assert hover is not None
+
+
+async def test_hints_asked_for_before_a_long_analysis_is_done_come_with_a_refresh():
+    """A request that waited too long for a big file's analysis is answered empty; once the
+    analysis is done, the server asks the editor to fetch hints and lenses again."""
+    import sys
+
+    from lsprotocol import types
+    from pytest_lsp import ClientServerConfig
+
+    from lsp_support import Editor, make_client
+
+    config = ClientServerConfig(server_command=[sys.executable, "-m", "sourcecheck.lsp"], client_factory=make_client, server_env={"SOURCECHECK_READY_TIMEOUT": "0.000001"})
+    client = await config.start()
+    try:
+        capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True)))
+        editor = Editor(client, await client.initialize_session(types.InitializeParams(capabilities=capabilities)))
+        text = generate(12, documents=3, lines=40, annotations=3000, broken=0.1).text(indent=2)
+        uri = "file:///late.sourcecheck.json"
+        editor.open(uri, text)
+        whole = types.Range(start=types.Position(line=0, character=0), end=editor.position(text, len(text)))
+        params = types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uri), range=whole)
+        assert not await client.text_document_inlay_hint_async(params)  # not analysed in time
+        for _ in range(500):
+            if client.refreshes:  # type: ignore[attr-defined]
+                break
+            await asyncio.sleep(0.01)
+        assert client.refreshes == 1  # type: ignore[attr-defined]
+        assert await client.text_document_inlay_hint_async(params)  # now at hand
+    finally:
+        await client.shutdown_session()
+        await client.stop()

@@ -67,14 +67,7 @@ def register(server: Any) -> None:
             return
         ls.settings = settings
         log.info("settings: %s", settings)
-        workspace = ls.client_capabilities.workspace
-        try:  # ask the client to fetch hints and lenses again, if it can
-            if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
-                await ls.workspace_inlay_hint_refresh_async(None)
-            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-                await ls.workspace_code_lens_refresh_async(None)
-        except Exception as error:
-            log.warning("the client did not refresh hints or lenses: %s", error)
+        await ls.refresh_views()
 
     async def ask(ls: SourceCheckServer) -> None:
         workspace = ls.client_capabilities.workspace

@@ -14,6 +14,7 @@ import functools
 import inspect
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,15 +28,17 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..analysis import Cancelled
+from ..analysis import Analysis, Cancelled
 from ..positions import Encoding
+from ..text import Text
 from .config import Settings
 from .convert import core_position, encoding_of
 from .documents import DocumentStore, OpenDocument
 
 log = logging.getLogger("sourcecheck")
 READY_TIMEOUT = 5.0
-"""Seconds a request waits for the analysis of a big file before it is answered empty."""
+"""Seconds a request waits for the analysis of a big file before it is answered empty
+(``SOURCECHECK_READY_TIMEOUT`` overrides it, for tests)."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -118,6 +121,7 @@ class SourceCheckServer(LanguageServer):
         # One thread for full analyses: they are called off when outdated, so one suffices.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-analysis")
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
+        self.ready_timeout = float(os.environ.get("SOURCECHECK_READY_TIMEOUT") or READY_TIMEOUT)  # tests shorten it
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` in the background."""
@@ -142,13 +146,37 @@ class SourceCheckServer(LanguageServer):
         except Cancelled:
             return False
         except TimeoutError:
+            loop = asyncio.get_running_loop()
+            state.add_done_callback(lambda future: loop.call_soon_threadsafe(self._late, document, source, future))
             return None
         document.adopt(source, analysis)
         return document.source is source
 
-    async def ready_session(self, uri: str, timeout: float | None = READY_TIMEOUT) -> OpenDocument | None:
+    def _late(self, document: OpenDocument, source: Text, future: Future[Analysis]) -> None:
+        """A full analysis that a request gave up waiting for is done: take it, and have
+        the editor ask again for the hints and lenses it got none of."""
+        if future.exception() is not None or self.documents.get(document.uri) is not document:
+            return
+        document.adopt(source, future.result())
+        if document.source is source:
+            self.spawn(self.refresh_views())
+
+    async def refresh_views(self) -> None:
+        """Ask the client to fetch inlay hints and code lenses again, if it can."""
+        workspace = self.client_capabilities.workspace
+        try:
+            if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
+                await self.workspace_inlay_hint_refresh_async(None)
+            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+                await self.workspace_code_lens_refresh_async(None)
+        except Exception as error:
+            log.warning("the client did not refresh hints or lenses: %s", error)
+
+    async def ready_session(self, uri: str) -> OpenDocument | None:
         """The open session at ``uri``, its current version analysed (see :meth:`analysed`).
-        None if it is closed, not a session, past the size limit or not analysed in time."""
+        None if it is closed, not a session, past the size limit or not analysed within
+        :data:`READY_TIMEOUT` (the editor is then asked to fetch hints and lenses again)."""
+        timeout = self.ready_timeout
         while True:
             document = self.documents.get(uri)
             if document is None or document.too_large(self.settings.max_file_size_mb):
