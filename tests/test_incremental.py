@@ -49,7 +49,9 @@ def run_edits(seed: int, steps: int, analyse_every: int = 1) -> None:
         start, end, inserted = random_edit(rng, text)
         text = text[:start] + inserted + text[end:]
         source = source.edited(start, end, inserted)
-        analysis = Analysis(source, analysis, (start, end, inserted), lines=analysis.lines.patched(source, start, end, inserted))
+        lines = analysis.lines.patched(source, start, end, inserted)
+        # As the server does: incrementally when the edit allows, else in full.
+        analysis = Analysis.incremental(source, analysis, (start, end, inserted), lines=lines) or Analysis(source, lines=lines)
         if step % analyse_every == 0:
             assert fingerprint(analysis) == fingerprint(Analysis(text)), (seed, step)
 
@@ -114,7 +116,8 @@ def test_an_unknown_path_message_follows_the_documents_after_an_edit():
     analysis = Analysis(text)
     at = text.index('"b"') + 1
     edited = text[:at] + "c" + text[at + 1 :]
-    analysis = Analysis(edited, analysis, (at, at + 1, "c"))
+    analysis = Analysis.incremental(edited, analysis, (at, at + 1, "c"))
+    assert analysis is not None
     [message] = [f.message for f in analysis.findings if f.code == "unknown-path"]
     assert "`c`" in message and "`b`" not in message
 
@@ -131,9 +134,9 @@ def test_analyses_leave_no_reference_cycles():
             analysis.finding_span(finding)
         at = text.index('"str": "') + 9
         edited = text[:at] + "x" + text[at:]
-        successor = Analysis(edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x"))
+        successor = Analysis.incremental(edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x"))
+        assert successor is not None and successor.derived is not None  # the incremental path was taken
         [successor.finding_span(finding) for finding in successor.findings]
-        assert successor.derived is not None  # the incremental path was taken
         del analysis, successor
         assert gc.collect() == 0
     finally:

@@ -32,6 +32,7 @@ from .syntax import (
     StringMap,
     Tree,
     iter_lazy,
+    node_start,
     parse,
     reparse,
     to_python,
@@ -82,48 +83,44 @@ class Place:
 class Analysis:
     """Everything known about one text."""
 
-    def __init__(
-        self, text: str | Text, previous: Analysis | None = None, edit: tuple[int, int, str] | None = None, lines: LineTable | None = None, stop: Stop | None = None
-    ) -> None:
-        """Analyse ``text`` (a ``str``, or a piece table: see text.py); with the analysis of the text before one ``edit`` (start, end,
-        inserted text), reuse what the edit cannot have changed. The result is the same.
-        ``lines``, if given, is the line table of ``text``, kept by the caller. With
-        ``stop``, a full analysis raises :class:`Cancelled` soon after it is set."""
+    def __init__(self, text: str | Text, lines: LineTable | None = None, stop: Stop | None = None) -> None:
+        """Analyse ``text`` (a ``str``, or a piece table: see text.py) in full. ``lines``,
+        if given, is the line table of ``text``, kept by the caller. With ``stop``, raises
+        :class:`Cancelled` soon after it is set."""
         with no_garbage_collection():
-            self._analyse(text, previous, edit, lines, stop)
+            self._analyse(text, lines, parse(str(text), stop), None, None, stop)
 
     @staticmethod
     def incremental(text: str | Text, previous: Analysis, edit: tuple[int, int, str], lines: LineTable | None = None) -> Analysis | None:
-        """The analysis of ``text`` from ``previous`` and the ``edit`` that made it, when the
-        edit allows reusing it (then it is quick); None when a full analysis is needed."""
+        """The analysis of ``text`` from ``previous`` and the ``edit`` (start, end, inserted
+        text) that made it, reusing what the edit cannot have changed, when the edit allows
+        it (then it is quick): the result is the one a full analysis gives. None when a full
+        analysis is needed. ``previous`` is consumed."""
         start, end, inserted = edit
         tree = reparse(previous.tree, text, start, end, len(inserted))
         if tree is None:
             return None
         analysis = Analysis.__new__(Analysis)
         with no_garbage_collection():
-            analysis._analyse(text, previous, edit, lines, None, tree)
+            analysis._analyse(text, lines, tree, previous, edit, None)
         return analysis
 
     def _analyse(
-        self, text: str | Text, previous: Analysis | None, edit: tuple[int, int, str] | None, lines: LineTable | None, stop: Stop | None, tree: Tree | None = None
+        self, text: str | Text, lines: LineTable | None, tree: Tree, previous: Analysis | None, edit: tuple[int, int, str] | None, stop: Stop | None
     ) -> None:
         self.source = text
         self.serial = next(_SERIALS)  # unique for the process, unlike id()
         self.memo: CheckMemo | None = None
         if lines is not None:
             self.__dict__["lines"] = lines
-        if tree is None and previous is not None and edit is not None:
-            start, end, inserted = edit
-            tree = reparse(previous.tree, text, start, end, len(inserted))
-        self.tree: Tree = tree or parse(str(text), stop)
-        reused = tree is not None and previous is not None
+        self.tree: Tree = tree
+        reused = previous is not None
         # What this text is, relative to the analysis it was derived from: lets a caller keep
         # what it computed for that one (a diagnostic's line and column) when the edit cannot
         # have moved it. By serial number: holding the previous analysis would keep it alive.
         self.derived: Derivation | None = None
-        if reused:
-            assert previous is not None and edit is not None
+        if previous is not None:
+            assert edit is not None
             start, end, inserted = edit
             breaks_kept = not _BREAK.search(inserted) and not _BREAK.search(previous.source[max(0, start - 1) : end + 1])
             self.derived = Derivation(previous.serial, start, end, len(inserted) - (end - start), breaks_kept)
@@ -158,7 +155,7 @@ class Analysis:
     @property
     def text(self) -> str:
         """The whole text (made from its pieces on first use, when it came from an edit)."""
-        return self.source if isinstance(self.source, str) else str(self.source)
+        return str(self.source)
 
     # -- shape
 
@@ -222,7 +219,7 @@ class Analysis:
                         child = (member.key.value, member.value, False)
                         break
             elif isinstance(node, JArray):
-                index = bisect_right(node.items, offset, key=_start) - 1
+                index = bisect_right(node.items, offset, key=node_start) - 1
                 if index >= 0 and offset <= node.items[index].end:
                     child = (index, node.items[index], False)
             if child is None:
@@ -380,10 +377,6 @@ def no_garbage_collection(freeze: bool = False) -> Iterator[None]:
 FULL_COLLECTION_EVERY = 1000
 """Freezes between two full collections (each takes ~0.3 s when a 12 MB file is open)."""
 _freezes = 0
-
-
-def _start(node: Node) -> int:
-    return node.start
 
 
 def _decoded_offset(mapping: StringMap, raw: int) -> int:

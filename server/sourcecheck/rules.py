@@ -231,30 +231,31 @@ class _Checker:
         if not isinstance(value, list):
             self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
             return
-        if path == ("annotations",):
-            changed = self.changed_annotations(value)
-            if changed is not None:
-                self.reuse_all_but(value, changed)
-                return
         if path != ("annotations",):
             for index, item in enumerate(value):
                 self.annotation(item, path + (index,))
             return
-        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
-        first_finding = len(findings)
+        changed = self.changed_annotations(value)
+        if changed is not None:
+            self.reuse_all_but(value, changed)
+            return
+        first_finding = len(self.findings)
         counts: tuple[list[int], list[int], list[int]] = ([], [], [])
         stop = self.stop
         for index, item in enumerate(value):
             if stop is not None and stop.is_set():
                 raise Cancelled
-            before = len(annotations), len(refs), len(findings)
-            self.annotation(item, path + (index,))
-            counts[0].append(len(annotations) - before[0])
-            counts[1].append(len(refs) - before[1])
-            counts[2].append(len(findings) - before[2])
+            for kind, count in zip(counts, self.counted_annotation(item, index), strict=True):
+                kind.append(count)
         self.memo.array = value
-        self.memo.results = (annotations, refs, findings[first_finding:])
+        self.memo.results = (self.session.annotations, self.session.refs, self.findings[first_finding:])
         self.memo.counts = counts
+
+    def counted_annotation(self, value: Any, index: int) -> tuple[int, int, int]:
+        """Check the annotation at ``index``: how many annotations, refs and findings it added."""
+        before = len(self.session.annotations), len(self.session.refs), len(self.findings)
+        self.annotation(value, ("annotations", index))
+        return len(self.session.annotations) - before[0], len(self.session.refs) - before[1], len(self.findings) - before[2]
 
     def changed_annotations(self, value: list[Any]) -> list[int] | None:
         """The indexes of the annotations to check again after an edit, when that is all
@@ -299,19 +300,15 @@ class _Checker:
                 result.extend(kept[at[done] : at[index]])
             if index == len(value):
                 break
-            path = ("annotations", index)
-            self.memo.annotations.pop(path, None)
-            before = len(annotations), len(refs), len(findings)
-            self.annotation(value[index], path)
-            for kind, result, start in zip(counts, results, before, strict=True):
-                kind[index] = len(result) - start
+            self.memo.annotations.pop(("annotations", index), None)
+            for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
+                kind[index] = count
             done = index + 1
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(path)
-        by_path = self.session.by_path
         kept: dict[Path, tuple[Ref, list[Finding]]] = {}
         if cached is not None and cached[0] is value:
             if self.documents_unchanged or self.still_holds(cached[1]):
@@ -325,7 +322,7 @@ class _Checker:
         ref_findings = self.check_annotation(value, path, kept)
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
-            deps: dict[str | None, Any] = {r.doc_path: (by_path[r.doc_path].content if r.doc_path in by_path else None) for r in refs if isinstance(r.doc_path, str)}
+            deps: dict[str | None, Any] = {r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)}
             if None in deps.values():  # an unknown path's message names the documents there are
                 deps[None] = self.known_documents()
             self.memo.annotations[path] = (value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings)
@@ -336,23 +333,26 @@ class _Checker:
         deps, refs, ref_findings = cached[1], cached[4], cached[5]
         if None in deps and deps[None] != self.known_documents():
             return {}
-        by_path = self.session.by_path
         return {
             ref.json_path: (ref, ref_findings.get(ref.json_path, []))
             for ref in refs
-            if not isinstance(ref.doc_path, str) or (by_path[ref.doc_path].content if ref.doc_path in by_path else None) is deps[ref.doc_path]
+            if not isinstance(ref.doc_path, str) or self.content_of(ref.doc_path) is deps[ref.doc_path]
         }
 
     def still_holds(self, deps: dict[str | None, Any]) -> bool:
         """Whether the documents an annotation's check depended on are as they were."""
-        by_path = self.session.by_path
         for doc_path, content in deps.items():
             if doc_path is None:
                 if content != self.known_documents():
                     return False
-            elif (by_path[doc_path].content if doc_path in by_path else None) is not content:
+            elif self.content_of(doc_path) is not content:
                 return False
         return True
+
+    def content_of(self, doc_path: str) -> str | None:
+        """The content refs to ``doc_path`` resolve against (None: no such document)."""
+        document = self.session.by_path.get(doc_path)
+        return document.content if document is not None else None
 
     def known_documents(self) -> str:
         return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"

@@ -162,7 +162,7 @@ class Tree:
 
     @property
     def text(self) -> str:
-        return self.source if isinstance(self.source, str) else str(self.source)
+        return str(self.source)
 
     def expand(self, node: Node) -> Node:
         """The full node for a lazily decoded item (parsed once, then cached)."""
@@ -362,7 +362,7 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
     delta = inserted - (end - start)
     for array_path, array in _element_arrays(old.root):
         items = array.items
-        index = bisect_right(items, start, key=_start) - 1
+        index = bisect_right(items, start, key=node_start) - 1
         if index < 0:
             continue
         item = items[index]
@@ -432,7 +432,7 @@ def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
             _shift(member.value, at, delta, keep)
     elif isinstance(node, JArray):
         items = node.items
-        for item in items[bisect_left(items, at, key=_end) :]:  # those that end before stay
+        for item in items[bisect_left(items, at, key=node_end) :]:  # those that end before stay
             if type(item) is JLazy and item.start > at:  # the many items after the edit, quickly
                 item.start += delta
                 item.end += delta
@@ -441,11 +441,12 @@ def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
                 _shift(item, at, delta, keep)
 
 
-def _start(node: Node) -> int:
+def node_start(node: Node) -> int:
+    """A node's start: the key to bisect a list of nodes with."""
     return node.start
 
 
-def _end(node: Node) -> int:
+def node_end(node: Node) -> int:
     return node.end
 
 

@@ -182,7 +182,7 @@ class Placement:
             return self.same and was == now
         if now[1] <= derived.start:
             return was == now  # before the edit: nothing before it changed
-        return self.next_line >= 0 and now[0] >= self.next_line and was[0] + derived.delta == now[0] and was[1] + derived.delta == now[1] and was[0] >= derived.end
+        return self.next_line >= 0 and now[0] >= self.next_line and derived.moved(was) == now
 
 
 async def publish(ls: SourceCheckServer, document: OpenDocument) -> None:
