@@ -8,7 +8,6 @@ which ``str.splitlines`` would also break at).
 
 from __future__ import annotations
 
-import operator
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from .text import Text
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NEWLINE = re.compile("\n")
 
 
 class Encoding(StrEnum):
@@ -72,11 +72,10 @@ def offset_in_units(text: str, count: int, encoding: Encoding) -> int:
     return len(text)
 
 
-def line_starts(text: str) -> list[int]:
-    """Where each ``\n``-separated line of ``text`` starts. Line ``i`` starts after the
-    lengths of the lines before it and ``i`` breaks; computed without a Python-level loop."""
-    lengths = map(len, text.split("\n"))
-    return list(map(operator.add, accumulate(lengths, initial=0), range(text.count("\n") + 1)))
+def line_starts(text: str, breaks: re.Pattern[str] = _NEWLINE) -> list[int]:
+    """Where each line of ``text`` starts (lines broken at ``\n``, or at ``breaks``),
+    without a Python-level loop: a 12 MB session has 400,000 lines."""
+    return [0, *map(re.Match.end, breaks.finditer(text))]
 
 
 CHECKPOINT = 2048
@@ -160,10 +159,8 @@ class LineTable:
         self._checkpoints: dict[int, tuple[list[int], list[int]]] = {}
         if starts is not None:
             self.starts = starts
-        elif "\r" in text:
-            self.starts = LineStarts([0, *(m.end() for m in _LINE_BREAK.finditer(text))])
         else:
-            self.starts = LineStarts(line_starts(text))  # the common, large case
+            self.starts = LineStarts(line_starts(text, _LINE_BREAK if "\r" in text else _NEWLINE))
 
     def patched(self, text: str | Text, start: int, end: int, inserted: str) -> LineTable:
         """The table of ``text``, which is this table's text with ``[start, end)`` replaced."""

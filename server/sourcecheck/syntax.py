@@ -13,10 +13,12 @@ parsed on demand, when a finding or an editor feature needs a position inside th
 from __future__ import annotations
 
 import json
+import operator
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate, repeat
 from json.decoder import scanstring
 from typing import Any, Protocol
 
@@ -268,16 +270,15 @@ class StringMap:
     def __init__(self, text: str | Text, node: JString) -> None:
         self.body_start = start = node.start + 1
         body_end = node.end - 1 if node.end - node.start >= 2 and text[node.end - 1] == '"' else node.end
-        self.decoded_at: list[int] = []
-        self.raw_at: list[int] = []
-        self.raw_len: list[int] = []
-        removed = 0
-        for match in _ESCAPE.finditer(text[start:body_end]):
-            self.decoded_at.append(match.start() - removed)
-            self.raw_at.append(start + match.start())
-            self.raw_len.append(match.end() - match.start())
-            removed += match.end() - match.start() - 1
-        self.length = body_end - start - removed
+        # Without a Python-level loop: a content string holds tens of thousands of escapes.
+        escapes = list(_ESCAPE.finditer(text[start:body_end]))
+        at = list(map(re.Match.start, escapes))
+        self.raw_len: list[int] = list(map(operator.sub, map(re.Match.end, escapes), at))
+        self.raw_at: list[int] = list(map(operator.add, at, repeat(start)))
+        # Each escape before one shortens the decoded text by its length less one.
+        removed = list(accumulate(map(operator.sub, self.raw_len, repeat(1)), initial=0))
+        self.decoded_at: list[int] = list(map(operator.sub, at, removed))
+        self.length = body_end - start - removed[-1]
 
     def raw_offset(self, decoded: int) -> int:
         """The text offset where the decoded character at ``decoded`` is written."""
