@@ -176,6 +176,13 @@ def ref_offsets(text: str, count: int) -> list[int]:
     return found[::step][:count]
 
 
+def after_first_annotation(text: str) -> int:
+    """The offset just after the comma that follows the first annotation."""
+    first = text.index("{", text.index("[", text.index('"annotations"')))
+    _, end = json.JSONDecoder().raw_decode(text, first)
+    return text.index(",", end) + 1
+
+
 LONG_CHECK = ("hover elsewhere during a full check", "hover after 5 edits each needing one")
 
 
@@ -189,26 +196,27 @@ def long_check_timings(server: Server, text: str, uri: str, version: int, other:
     small_spot = position(small, ref_offsets(small, 1)[0])
     server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
     at = position(text, ref_offsets(text, 1)[0])
-    # A space between two annotations: outside every array item, so the whole file is
-    # parsed and checked again (an edit inside an item, even one that breaks it, is not).
-    between = text.index("\n", text.index("},", text.index('"annotations"'))) + 1
-    space = {"range": {"start": position(text, between), "end": position(text, between)}, "text": " "}
+    # A letter typed between two annotations: outside every array item, and not JSON, so
+    # the whole file is parsed and checked again (whitespace there, or any edit inside an
+    # item, even one that breaks it, is not).
+    between = after_first_annotation(text)
+    letter = {"range": {"start": position(text, between), "end": position(text, between)}, "text": "x"}
     other_hovers, burst_hovers = [], []
-    def type_a_space_between_annotations() -> None:  # as an editor does: the change, then a pull
+    def type_a_letter_between_annotations() -> None:  # as an editor does: the change, then a pull
         nonlocal version
         version += 1
-        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [space]})
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [letter]})
         server.request_later("textDocument/diagnostic", {"textDocument": {"uri": uri}})
 
     for _ in range(3):
-        type_a_space_between_annotations()
+        type_a_letter_between_annotations()
         time.sleep(0.05)  # the full check is under way
         t0 = time.perf_counter()
         server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
         other_hovers.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         for _ in range(5):
-            type_a_space_between_annotations()
+            type_a_letter_between_annotations()
         server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
         burst_hovers.append(time.perf_counter() - t0)
     return {"hover elsewhere during a full check": other_hovers, "hover after 5 edits each needing one": burst_hovers}

@@ -15,6 +15,9 @@ from sourcecheck.text import Text
 from sessiongen import generate
 
 PIECES = ["x", "", '"', "\\", "{", "}", ",", "\n", "\r\n", "中", "🚀", " ", "e", "1", ":", "the", "\\n", "\\u00e9"]
+# What a writer mostly types: inside a string none of these breaks the JSON, so a session
+# stays valid for long and its edits take the incremental paths.
+TYPING = ["x", "", "中", "🚀", " ", "e", "1", "the", "\\n", "\\u00e9"]
 
 
 def fingerprint(analysis: Analysis):
@@ -25,28 +28,37 @@ def fingerprint(analysis: Analysis):
     )
 
 
-def random_edit(rng: random.Random, text: str) -> tuple[int, int, str]:
-    roll = rng.random()
+def random_edit(rng: random.Random, text: str, pieces: list[str]) -> tuple[int, int, str]:
+    roll = rng.random() * (0.8 if pieces is TYPING else 1.0)  # typing: never text between values
     if roll < 0.6:  # inside a string value, as when typing in a ref or in content
         at = text.find('"str": "', rng.randrange(len(text)))
         at = at + 8 if at >= 0 else rng.randrange(len(text))
     elif roll < 0.7:
         at = text.find('"content": "', rng.randrange(len(text)))
         at = at + 15 if at >= 0 else rng.randrange(len(text))
+    elif roll < 0.8:  # whitespace typed or deleted, mostly between values (after a comma)
+        at = text.find(",", rng.randrange(len(text))) + 1 if rng.random() < 0.7 else rng.randrange(len(text) + 1)
+        end = at
+        while end < len(text) and text[end] in " \n\r\t" and end - at < 4:
+            end += 1
+        return at, end, rng.choice(["", " ", "\n", "\n  ", "\t", "\r\n"])
     else:
         at = rng.randrange(len(text) + 1)
     end = min(len(text), at + rng.choice([0, 0, 0, 1, 2, 5]))
-    return at, end, rng.choice(PIECES)
+    if pieces is TYPING:  # deletes within the string, never its quote or an escape
+        end = min([end, *(found for found in (text.find('"', at), text.find("\\", at)) if found >= 0)])
+    return at, end, rng.choice(pieces)
 
 
-def run_edits(seed: int, steps: int, analyse_every: int = 1) -> None:
+def run_edits(seed: int, steps: int, analyse_every: int = 1, pieces: list[str] = PIECES) -> None:
     rng = random.Random(seed)
-    text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3).text(indent=rng.choice([None, 1, 2]))
+    # Half the sessions start valid: a broken one (duplicate keys) is always checked in full.
+    text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3 if seed % 2 else 0.0).text(indent=rng.choice([None, 1, 2]))
     analysis = Analysis(text)
     analysis.findings and analysis.finding_span(analysis.findings[0])  # build the line table, as the server does
     source = Text(text)  # as the server keeps it: a piece table
     for step in range(steps):
-        start, end, inserted = random_edit(rng, text)
+        start, end, inserted = random_edit(rng, text, pieces)
         text = text[:start] + inserted + text[end:]
         source = source.edited(start, end, inserted)
         lines = analysis.lines.patched(source, start, end, inserted)
@@ -59,12 +71,37 @@ def run_edits(seed: int, steps: int, analyse_every: int = 1) -> None:
 def test_random_edit_sequences_match_a_full_recheck():
     for seed in range(30):
         run_edits(seed, 40)
+        run_edits(seed, 40, pieces=TYPING)
 
 
 @given(st.integers(0, 10_000))
 @settings(max_examples=40, deadline=None)
 def test_random_edit_sequences_match_a_full_recheck_hypothesis(seed):
-    run_edits(seed, 15)
+    run_edits(seed, 15, pieces=PIECES if seed % 2 else TYPING)
+
+
+def test_whitespace_between_values_is_checked_incrementally():
+    """A line break typed between two annotations, an indent changed, a blank line removed:
+    the values stay, everything after moves, and no full parse is needed."""
+    text = generate(4, documents=2, lines=8, annotations=10, broken=0.0).text(indent=2)
+    between = text.index("\n", text.index("},", text.index('"annotations"'))) + 1
+    after_colon = text.index('"claim":') + len('"claim":')
+    for at, inserted in [(between, "\n"), (between, "    "), (after_colon, "\n      "), (0, "\n"), (len(text), "\n\n"), (text.index('"documents"'), "\t")]:
+        for start, end, piece, before in [(at, at, inserted, text), (at, at + len(inserted), "", text[:at] + inserted + text[at:])]:
+            after = before[:start] + piece + before[end:]
+            analysis = Analysis.incremental(after, Analysis(before), (start, end, piece))
+            assert analysis is not None, (at, inserted)
+            assert fingerprint(analysis) == fingerprint(Analysis(after))
+    # Whitespace inside a string is content; inside a number it splits it.
+    inside = text.index('"str": "') + len('"str": "') + 1
+    spaced = text[:inside] + " " + text[inside:]
+    analysis = Analysis.incremental(spaced, Analysis(text), (inside, inside, " "))
+    assert analysis is not None and fingerprint(analysis) == fingerprint(Analysis(spaced))
+    assert analysis.value != Analysis(text).value
+    number = text.index('"line": ') + len('"line": ') + 1
+    split = text[:number] + " " + text[number:]
+    analysis = Analysis.incremental(split, Analysis(text), (number, number, " ")) or Analysis(split)
+    assert fingerprint(analysis) == fingerprint(Analysis(split))
 
 
 @given(st.text(alphabet=st.sampled_from(list("ab\n\r中🚀")), max_size=40), st.data(), st.sampled_from([4096, 1, 2, 3]))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat
@@ -385,11 +385,39 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
             return None
         _move(new_item, item.start)
         items[index] = new_item
-        _shift(old.root, start, delta, new_item)
+        _shift(old.root, start, end, delta, new_item)
         value = new_item.value if isinstance(new_item, JLazy) else to_python(new_item)
         issues = [SyntaxIssue(issue.start + item.start, issue.end + item.start, issue.message) for issue in parser.issues]
         return Tree(text, old.root, issues, [], (path, value))
-    return None
+    return _respaced(old, text, start, end, inserted)
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _respaced(old: Tree, text: str | Text, start: int, end: int, inserted: int) -> Tree | None:
+    """The tree after an edit that only adds or removes whitespace between values (a line
+    break typed between two annotations, an indent changed): the same values, moved.
+
+    In valid JSON every value is set off by a bracket, comma or colon, so whitespace
+    between values cannot join or split one; within a string or number it would."""
+    if old.issues or not _JSON_SPACE.fullmatch(old.source[start:end]) or not _JSON_SPACE.fullmatch(text[start : start + inserted]):
+        return None
+    node = old.root
+    while isinstance(node, (JObject, JArray)):
+        if isinstance(node, JObject):
+            children: list[Node | None] = [part for member in node.members for part in (member.key, member.value)]
+        else:  # only the items next to the edit can hold it
+            index = max(0, bisect_right(node.items, start, key=node_start) - 1)
+            children = list(node.items[index : index + 2])
+        around = [child for child in children if child is not None and child.start < end and start < child.end]
+        if not around:
+            break  # between this container's values: nothing is cut
+        node = around[0]
+        if not (isinstance(node, (JObject, JArray)) and node.start < start and end < node.end):
+            return None  # inside a string, a number or a lazily decoded item
+    _shift(old.root, start, end, inserted - (end - start), None)
+    return Tree(text, old.root, [], [])
 
 
 def _move(node: Node | None, by: int) -> None:
@@ -418,28 +446,29 @@ def _element_arrays(root: JObject) -> Iterator[tuple[Path, JArray]]:
                 yield ("session", "documents"), inner.value
 
 
-def _shift(node: Node | None, at: int, delta: int, keep: Node) -> None:
-    """Move every node after offset ``at`` by ``delta``; those around it grow or shrink."""
-    if node is None or node is keep or node.end < at:
+def _shift(node: Node | None, start: int, end: int, delta: int, keep: Node | None) -> None:
+    """Account for an edit of ``[start, end)`` that added ``delta`` characters: nodes
+    after it move, those around it grow or shrink, those before it stay (and ``keep``)."""
+    if node is None or node is keep or node.end <= start:
         return
-    if node.start > at:
+    if node.start >= end:
         node.start += delta
     node.end += delta
     if isinstance(node, JLazy):
         node.expanded = None  # its inner nodes moved: parse them again when asked
     elif isinstance(node, JObject):
         for member in node.members:
-            _shift(member.key, at, delta, keep)
-            _shift(member.value, at, delta, keep)
+            _shift(member.key, start, end, delta, keep)
+            _shift(member.value, start, end, delta, keep)
     elif isinstance(node, JArray):
         items = node.items
-        for item in items[bisect_left(items, at, key=node_end) :]:  # those that end before stay
-            if type(item) is JLazy and item.start > at:  # the many items after the edit, quickly
+        for item in items[bisect_right(items, start, key=node_end) :]:  # those that end before stay
+            if type(item) is JLazy and item.start >= end:  # the many items after the edit, quickly
                 item.start += delta
                 item.end += delta
                 item.expanded = None
             else:
-                _shift(item, at, delta, keep)
+                _shift(item, start, end, delta, keep)
 
 
 def node_start(node: Node) -> int:
