@@ -1,8 +1,12 @@
 """Offsets <-> editor positions in UTF-8, UTF-16 and UTF-32, with LSP's line breaks."""
 
+import re
+from unittest.mock import patch
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sourcecheck import positions
 from sourcecheck.positions import Encoding, LineTable, Position, units
 
 
@@ -61,3 +65,12 @@ def test_line_table_agrees_with_a_plain_split(text):
     table = LineTable(text)
     normalized = text.replace("\r\n", "\n").replace("\r", "\n")
     assert [table.line_text(i) for i in range(table.line_count)] == normalized.split("\n")
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab\r\n")), max_size=40), st.integers(1, 5))
+def test_line_starts_found_a_stretch_at_a_time_never_split_a_crlf(text, stretch):
+    """Line breaks are scanned in stretches (so that a request on another thread is not
+    held up); where a stretch ends must not change what a line break is."""
+    with patch.object(positions, "LINE_SCAN", stretch):
+        assert LineTable(text).starts[:] == [0, *(m.end() for m in re.finditer("\r\n|\r|\n", text))]
+        assert positions.line_starts(text) == [0, *(m.end() for m in re.finditer("\n", text))]
