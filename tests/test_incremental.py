@@ -1,6 +1,7 @@
 """Incremental checking gives exactly what checking the final text from scratch gives."""
 
 import gc
+import json
 import random
 import weakref
 from unittest.mock import patch
@@ -84,13 +85,16 @@ def test_whitespace_between_values_is_checked_incrementally():
     """A line break typed between two annotations, an indent changed, a blank line removed:
     the values stay, everything after moves, and no full parse is needed."""
     text = generate(4, documents=2, lines=8, annotations=10, broken=0.0).text(indent=2)
-    between = text.index("\n", text.index("},", text.index('"annotations"'))) + 1
-    after_colon = text.index('"claim":') + len('"claim":')
-    for at, inserted in [(between, "\n"), (between, "    "), (after_colon, "\n      "), (0, "\n"), (len(text), "\n\n"), (text.index('"documents"'), "\t")]:
+    first = text.index("{", text.index('"annotations"'))
+    between = text.index(",", json.JSONDecoder().raw_decode(text, first)[1]) + 1  # after the first annotation
+    after_colon = text.index('"claim":') + len('"claim":')  # inside an annotation: that item is decoded again
+    places = [(between, "\n", True), (between, "    ", True), (0, "\n", True), (len(text), "\n\n", True), (text.index('"documents"'), "\t", True), (after_colon, "\n      ", False)]
+    for at, inserted, between_items in places:
         for start, end, piece, before in [(at, at, inserted, text), (at, at + len(inserted), "", text[:at] + inserted + text[at:])]:
             after = before[:start] + piece + before[end:]
             analysis = Analysis.incremental(after, Analysis(before), (start, end, piece))
             assert analysis is not None, (at, inserted)
+            assert (analysis.tree.replaced is None) == between_items  # no item was decoded again
             assert fingerprint(analysis) == fingerprint(Analysis(after))
     # Whitespace inside a string is content; inside a number it splits it.
     inside = text.index('"str": "') + len('"str": "') + 1
