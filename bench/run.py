@@ -1,7 +1,7 @@
 """The benchmark: sourcecheck-ls driven over stdio as an editor drives it, on 100 KB, 1 MB and 12 MB.
 
-    python bench/run.py              all sizes (about two minutes)
-    python bench/run.py --sizes 100K,1M --edits 20
+    python -m bench.run              all sizes (about two minutes), from the repository root
+    python -m bench.run --sizes 100K,1M --edits 20
 
 For each size it prints medians and 95th percentiles of: open to first diagnostics, a
 one-character edit inside a ref to its new diagnostics, an edit in a document's content,
@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.sessiongen import generate_sized, parse_size
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
-sys.path.insert(0, str(ROOT / "bench"))
 
-from sessiongen import generate_sized, parse_size  # noqa: E402
 
 SIZES = {"100K": 300, "1M": 3000, "12M": 30000}
 

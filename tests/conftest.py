@@ -1,16 +1,9 @@
-import pathlib
-import sys
-
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from lsp_support import PROFILES, SERVER, Editor  # noqa: E402
+from tests.support.lsp_support import PROFILES, SERVER, Editor
 
 
 @pytest_lsp.fixture(config=SERVER, params=PROFILES)

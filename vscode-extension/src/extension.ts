@@ -1,8 +1,8 @@
 // SourceCheck for VS Code: starts the sourcecheck-ls language server for session files
 // and shows, in the status bar, the server's state and how the active session's refs fare.
 
-import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { execFile } from "node:child_process";
+import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
@@ -24,6 +24,9 @@ interface Summary {
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
+/** Starts and stops run one after another on this chain. */
+let queue: Promise<void> = Promise.resolve();
+let shuttingDown = false;
 
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -39,13 +42,25 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function canImport(python: string): boolean {
-  const result = spawnSync(python, ["-c", "import sourcecheck.lsp"], { timeout: 15000 });
-  return result.status === 0;
+/** Whether `python` can import sourcecheck.lsp; asynchronous, the child is killed after 15 s. */
+function canImport(python: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(python, ["-c", "import sourcecheck.lsp"], { timeout: 15000, killSignal: "SIGKILL", windowsHide: true }, (error) =>
+      resolve(!error),
+    );
+  });
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The command that starts the server, or a message saying how to get one. */
-export function findServer(config: vscode.WorkspaceConfiguration): ServerCommand | string {
+export async function findServer(config: vscode.WorkspaceConfiguration): Promise<ServerCommand | string> {
   const path = (config.get<string>("server.path") ?? "").trim();
   if (path) {
     const resolved = isAbsolute(path) ? path : onPath(path);
@@ -56,7 +71,7 @@ export function findServer(config: vscode.WorkspaceConfiguration): ServerCommand
   }
   const interpreter = (config.get<string>("interpreter") ?? "").trim();
   if (interpreter) {
-    if (!canImport(interpreter)) {
+    if (!(await canImport(interpreter))) {
       return `The Python in sourcecheck.interpreter (${interpreter}) cannot import sourcecheck. Install it there with: ${interpreter} -m pip install sourcecheck`;
     }
     return { command: interpreter, args: ["-m", "sourcecheck.lsp"], origin: "sourcecheck.interpreter" };
@@ -65,8 +80,14 @@ export function findServer(config: vscode.WorkspaceConfiguration): ServerCommand
   if (installed) {
     return { command: installed, args: [], origin: "PATH" };
   }
+  const probed = new Set<string>();
   for (const python of ["python3", "python"]) {
-    if (onPath(python) && canImport(python)) {
+    const found = onPath(python);
+    if (!found) continue;
+    const real = realPath(found);
+    if (probed.has(real)) continue; // python is often the same file as python3
+    probed.add(real);
+    if (await canImport(python)) {
       return { command: python, args: ["-m", "sourcecheck.lsp"], origin: `${python} on PATH` };
     }
   }
@@ -101,15 +122,28 @@ async function refreshSummary(): Promise<void> {
   }
 }
 
-async function startServer(context: vscode.ExtensionContext): Promise<void> {
-  const config = vscode.workspace.getConfiguration("sourcecheck");
-  const found = findServer(config);
-  if (typeof found === "string") {
-    output.appendLine(found);
-    showStatus("$(error) SourceCheck", found, true);
-    const choice = await vscode.window.showErrorMessage(`SourceCheck: ${found}`, "Open Settings", "Show Output");
+/** Reports a start failure: output channel, status bar and an error dialog (not awaited, so restarts are not held up). */
+function reportFailure(message: string): void {
+  output.appendLine(message);
+  showStatus("$(error) SourceCheck", message, true);
+  void vscode.window.showErrorMessage(`SourceCheck: ${message}`, "Open Settings", "Show Output").then((choice) => {
     if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "sourcecheck");
     if (choice === "Show Output") output.show();
+  });
+}
+
+/** Stops and disposes a client, by default the current one. */
+async function stopClient(old: LanguageClient | undefined = client): Promise<void> {
+  if (old === client) client = undefined;
+  await old?.dispose().catch(() => undefined); // the client logs its own stop errors; a failed start has nothing to stop
+}
+
+async function startServer(): Promise<void> {
+  showStatus("$(sync~spin) SourceCheck", "SourceCheck language server: starting");
+  const found = await findServer(vscode.workspace.getConfiguration("sourcecheck"));
+  if (shuttingDown) return;
+  if (typeof found === "string") {
+    reportFailure(found);
     return;
   }
   output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin})`);
@@ -127,38 +161,47 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     outputChannel: output,
     traceOutputChannel: output,
   };
-  client = new LanguageClient("sourcecheck", "SourceCheck", serverOptions, clientOptions);
-  client.onDidChangeState((event) => {
+  const started = new LanguageClient("sourcecheck", "SourceCheck", serverOptions, clientOptions);
+  client = started;
+  started.onDidChangeState((event) => {
     if (event.newState === State.Starting) showStatus("$(sync~spin) SourceCheck", "SourceCheck language server: starting");
     if (event.newState === State.Stopped) showStatus("$(error) SourceCheck", "SourceCheck language server: stopped (see SourceCheck: Show Output)", true);
     if (event.newState === State.Running) void refreshSummary();
   });
   try {
-    await client.start();
+    await started.start();
   } catch (error) {
-    const message = `the language server (${found.command}) could not start: ${String(error)}. Check sourcecheck.server.path / sourcecheck.interpreter.`;
-    output.appendLine(message);
-    const choice = await vscode.window.showErrorMessage(`SourceCheck: ${message}`, "Open Settings", "Show Output");
-    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "sourcecheck");
-    if (choice === "Show Output") output.show();
+    reportFailure(`the language server (${found.command}) could not start: ${String(error)}. Check sourcecheck.server.path / sourcecheck.interpreter.`);
+    return;
   }
-  context.subscriptions.push({ dispose: () => void client?.stop() });
+  if (shuttingDown) await stopClient(started); // deactivated while the server was starting
+}
+
+/** Stops the current client and starts a new one, after any start or stop already under way. */
+function restartServer(): Promise<void> {
+  queue = queue
+    .then(() => stopClient())
+    .then(startServer)
+    .catch((error: unknown) => output.appendLine(`restart failed: ${String(error)}`));
+  return queue;
+}
+
+function shutdown(): Promise<void> {
+  shuttingDown = true;
+  return stopClient();
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("SourceCheck", { log: true });
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.command = "sourcecheck.showOutput";
-  context.subscriptions.push(output, status);
+  // One disposable, registered once, stops whichever client is current (first, while the output channel still exists).
+  context.subscriptions.push({ dispose: () => void shutdown() }, output, status);
   context.subscriptions.push(
     vscode.commands.registerCommand("sourcecheck.showOutput", () => output.show()),
-    vscode.commands.registerCommand("sourcecheck.restartServer", async () => {
+    vscode.commands.registerCommand("sourcecheck.restartServer", () => {
       output.appendLine("restarting the server");
-      if (client) {
-        await client.stop().catch(() => undefined);
-        client = undefined;
-      }
-      await startServer(context);
+      return restartServer();
     }),
     vscode.window.onDidChangeActiveTextEditor(() => void refreshSummary()),
     vscode.languages.onDidChangeDiagnostics((event) => {
@@ -171,9 +214,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  await startServer(context);
+  await restartServer();
 }
 
-export async function deactivate(): Promise<void> {
-  await client?.stop();
+export function deactivate(): Promise<void> {
+  return shutdown();
 }

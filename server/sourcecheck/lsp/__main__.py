@@ -1,3 +1,5 @@
-from .server import main
+"""The sourcecheck language server: live checking of SourceCheck sessions in an editor."""
+
+from .main import main
 
 raise SystemExit(main())

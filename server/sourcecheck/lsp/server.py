@@ -1,123 +1,52 @@
-"""Builds the language server from its feature modules and starts it.
+"""The language server, assembled in one place from one table of features.
 
-    sourcecheck-ls            LSP over stdio (``--stdio`` is accepted: clients append it)
-    sourcecheck-ls --tcp      LSP over TCP, for debugging (``--host``, ``--port``)
-    python -m sourcecheck.lsp
+:data:`FEATURES` lists every LSP method the server answers: the document features (each
+``f(view, params)``, see :mod:`.app`) and the few handlers about the server itself
+(initialize, shutdown, settings, pulled diagnostics). :func:`build_server` registers each
+entry through one guard: it waits for the analysis of the document's newest version,
+answers the entry's fallback when there is nothing to answer about, and isolates a feature
+that fails (one line in the log, the fallback as answer, the server goes on).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import ctypes
-import functools
 import inspect
-import json
 import logging
 import os
-import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
-import attrs
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..analysis import Analysis, Cancelled
-from ..positions import Encoding
-from ..text import Text
-from .config import Settings
-from .convert import core_position, encoding_of
-from .documents import DocumentStore, OpenDocument
+from ..core.analysis import Analysis, Cancelled
+from ..core.text import Text
+from .app import Client, Feature, Handler, Refused, View
+from .features import actions, completion, diagnostics, hints, hover, lens, navigation, rename, status, symbols
+from .protocol import SourceCheckProtocol
+from .runtime import COLLECTOR
+from .settings import Settings
+from .sync import DocumentStore, OpenDocument
 
 log = logging.getLogger("sourcecheck")
 READY_TIMEOUT = 5.0
 """Seconds a request waits for the analysis of a big file before it is answered empty
 (``SOURCECHECK_READY_TIMEOUT`` overrides it, for tests)."""
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class SourceCheckProtocol(LanguageServerProtocol):
-    """pygls's protocol, with text synchronisation done by our own :class:`DocumentStore`."""
-
-    _server: SourceCheckServer
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):  # type: ignore[override]
-        self._server.documents.open(params.text_document)
-        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
-            yield handler, (params,), None
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):  # type: ignore[override]
-        self._server.documents.change(params, self._server.encoding)
-        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
-            yield handler, (params,), None
-
-    def _send_data(self, data: Any) -> None:
-        """pygls's, but a list of diagnostics whose JSON text is already written (see
-        ``diagnostics.Diagnostics``) goes into the message as that text: encoding a
-        thousand diagnostics again on every keystroke took as long as checking the edit."""
-        found = _written_diagnostics(data)
-        if found is None or self.writer is None:
-            super()._send_data(data)
-            return
-        message, key, written = found
-        try:
-            placeholder = f'"{key}": []'
-            body = json.dumps(message, default=self._serialize_message)  # ASCII: one char, one byte
-            body = body.replace(placeholder, f'"{key}": {written}', 1)
-            header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
-            result = self.writer.write(((header if self._include_headers else "") + body).encode(self.CHARSET))
-            if inspect.isawaitable(result):
-                asyncio.ensure_future(result)
-        except Exception as error:  # as pygls does: reported, never fatal
-            log.exception("sending diagnostics failed")
-            self._server._report_server_error(error, JsonRpcInternalError)
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
-        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
-            yield handler, (params,), None
-        self._server.documents.close(params.text_document.uri)
-
-
-def _written_diagnostics(data: Any) -> tuple[Any, str, str] | None:
-    """For a message carrying diagnostics with their JSON text: the message with an empty
-    list in their place, the key of that list and the text."""
-    from .diagnostics import Diagnostics
-
-    result = getattr(data, "result", None)
-    if isinstance(result, types.RelatedFullDocumentDiagnosticReport) and isinstance(result.items, Diagnostics):
-        return attrs.evolve(data, result=attrs.evolve(result, items=[])), "items", result.items.encoded
-    params = getattr(data, "params", None)
-    if isinstance(params, types.PublishDiagnosticsParams) and isinstance(params.diagnostics, Diagnostics):
-        return attrs.evolve(data, params=attrs.evolve(params, diagnostics=[])), "diagnostics", params.diagnostics.encoded
-    return None
+IDLE_CHECK_SECONDS = 1.0
 
 
 class SourceCheckServer(LanguageServer):
-    """The server's state: open documents and what was negotiated with the client."""
+    """The server's state: open documents, the client as negotiated, the settings."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "sourcecheck",
-            __version__,
-            protocol_cls=SourceCheckProtocol,
-            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-        )
+        super().__init__("sourcecheck", __version__, protocol_cls=SourceCheckProtocol, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.documents = DocumentStore()
-        self.encoding: Encoding = Encoding.UTF16
-        self.pull_diagnostics = False
-        self.markdown = True
-        self.document_changes = False
-        self.published: set[str] = set()  # URIs holding pushed diagnostics
+        self.client = Client()
         self.settings = Settings()
+        self.published: set[str] = set()  # URIs holding pushed diagnostics
         # One thread for full analyses: they are called off when outdated, so one suffices.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-analysis")
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
@@ -128,6 +57,31 @@ class SourceCheckServer(LanguageServer):
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    # -- the editor's text (called by the protocol)
+
+    def opened(self, params: types.DidOpenTextDocumentParams) -> None:
+        COLLECTOR.touch()
+        document = self.documents.open(params.text_document)
+        if not self.client.pull_diagnostics:
+            self.spawn(guarded_call("publishing diagnostics", self.publish(document)))
+
+    def changed(self, params: types.DidChangeTextDocumentParams) -> None:
+        COLLECTOR.touch()
+        document = self.documents.change(params, self.client.encoding)
+        if document is not None and not self.client.pull_diagnostics:
+            # Let edits already waiting be read first: work for a superseded version is dropped.
+            version = document.version
+            asyncio.get_running_loop().call_later(0.001, lambda: self.spawn(guarded_call("publishing diagnostics", self.publish_if_current(document, version))))
+
+    def closed(self, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        self.documents.close(uri)
+        if not self.client.pull_diagnostics and uri in self.published:
+            self.published.discard(uri)
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    # -- analyses
 
     async def analysed(self, document: OpenDocument, timeout: float | None = None) -> bool | None:
         """Wait for the analysis of the document's current text: True once it is made,
@@ -147,7 +101,12 @@ class SourceCheckServer(LanguageServer):
             return False
         except TimeoutError:
             loop = asyncio.get_running_loop()
-            state.add_done_callback(lambda future: loop.call_soon_threadsafe(self._late, document, source, future))
+
+            def done(future: Future[Analysis]) -> None:
+                if not loop.is_closed():  # else the server has stopped meanwhile
+                    loop.call_soon_threadsafe(self._late, document, source, future)
+
+            state.add_done_callback(done)
             return None
         document.adopt(source, analysis)
         return document.source is source
@@ -155,7 +114,7 @@ class SourceCheckServer(LanguageServer):
     def _late(self, document: OpenDocument, source: Text, future: Future[Analysis]) -> None:
         """A full analysis that a request gave up waiting for is done: take it, and have
         the editor ask again for the hints and lenses it got none of."""
-        if future.exception() is not None or self.documents.get(document.uri) is not document:
+        if future.cancelled() or future.exception() is not None or self.documents.get(document.uri) is not document:
             return
         document.adopt(source, future.result())
         if document.source is source:
@@ -172,153 +131,198 @@ class SourceCheckServer(LanguageServer):
         except Exception as error:
             log.warning("the client did not refresh hints or lenses: %s", error)
 
-    async def ready_session(self, uri: str) -> OpenDocument | None:
+    async def ready_session(self, uri: str, wait: bool = False) -> OpenDocument | None:
         """The open session at ``uri``, its current version analysed (see :meth:`analysed`).
-        None if it is closed, not a session, past the size limit or not analysed within
-        :data:`READY_TIMEOUT` (the editor is then asked to fetch hints and lenses again)."""
-        timeout = self.ready_timeout
+        None if it is closed, not a session, past the size limit or (unless ``wait``) not
+        analysed within :data:`READY_TIMEOUT` (the editor is then asked to fetch hints and
+        lenses again)."""
         while True:
             document = self.documents.get(uri)
             if document is None or document.too_large(self.settings.max_file_size_mb):
                 return None
-            done = await self.analysed(document, timeout)
+            done = await self.analysed(document, None if wait else self.ready_timeout)
             if done is None:
                 return None
             if done and self.documents.get(uri) is document:
                 return document if document.is_session else None
 
-    def offset(self, document: OpenDocument, position: types.Position) -> int:
-        return document.lines.offset(core_position(position), self.encoding)
+    async def view(self, uri: str, wait: bool = False) -> View | None:
+        """The view of the newest version of the session at ``uri`` (see :meth:`ready_session`)."""
+        document = await self.ready_session(uri, wait)
+        if document is None:
+            return None
+        return View(uri, document.version, document.analysis, self.client, self.settings, document.memo)
+
+    # -- diagnostics, pushed
+
+    async def publish(self, document: OpenDocument) -> None:
+        """Push the diagnostics of the document's current version, once it is analysed;
+        nothing if an edit outdates it meanwhile (that edit's own push follows): an old
+        result never follows a new one."""
+        version = document.version
+        uri = document.uri
+        if document.too_large(self.settings.max_file_size_mb):
+            if not document.looks_like_session():
+                return
+            items = diagnostics.too_large(len(document.source), self.settings.max_file_size_mb)
+        else:
+            if not await self.analysed(document):
+                return
+            if self.documents.get(uri) is not document or document.version != version:
+                return
+            view = View(uri, version, document.analysis, self.client, self.settings, document.memo) if document.is_session else None
+            if view is None and uri not in self.published:
+                return  # other JSON files hear nothing from us
+            items = diagnostics.diagnostics(view) if view is not None else diagnostics.WrittenDiagnostics()
+        self.published.add(uri)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
+
+    async def publish_if_current(self, document: OpenDocument, version: int) -> None:
+        if self.documents.get(document.uri) is document and document.version == version:
+            await self.publish(document)  # also clears them if the file stopped being a session
+
+    async def collect_when_idle(self) -> None:
+        """Run the runtime's due full collection once the editor is idle (see runtime.py)."""
+        while True:
+            await asyncio.sleep(IDLE_CHECK_SECONDS)
+            if COLLECTOR.due and COLLECTOR.idle():
+                COLLECTOR.collect_if_due()
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        # Errors go to the log, never to a pop-up in the user's face.
-        log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+        # Errors go to the log, one line each, never to a pop-up in the user's face.
+        log.error("%s: %s", getattr(source, "__name__", source), error)
 
 
-def guarded(fallback: Any = None) -> Callable[[F], F]:
-    """Run a handler so that a failure is logged and answered with ``fallback``, never fatal."""
-
-    def decorate(handler: F) -> F:
-        if inspect.iscoroutinefunction(handler):
-
-            @functools.wraps(handler)
-            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return await handler(*args, **kwargs)
-                except Exception:
-                    log.exception("%s failed", handler.__name__)
-                    return fallback
-
-            return async_wrapper  # type: ignore[return-value]
-
-        @functools.wraps(handler)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return handler(*args, **kwargs)
-            except Exception:
-                log.exception("%s failed", handler.__name__)
-                return fallback
-
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
+async def guarded_call(what: str, work: Awaitable[Any]) -> Any:
+    """Await background work so that a failure is logged, never fatal."""
+    try:
+        return await work
+    except Exception as error:
+        log.error("%s failed: %s: %s", what, type(error).__name__, error)
+        log.debug("traceback", exc_info=True)
+        return None
 
 
-class ClientLogHandler(logging.Handler):
-    """Sends log records to the client's log (``window/logMessage``)."""
+# -- handlers about the server itself
 
-    LEVELS = {logging.ERROR: types.MessageType.Error, logging.WARNING: types.MessageType.Warning, logging.INFO: types.MessageType.Info}
 
-    def __init__(self, server: LanguageServer) -> None:
-        super().__init__(logging.INFO)
-        self.server = server
+def on_initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None:
+    ls.client = Client.negotiated(params.capabilities, ls.workspace.position_encoding)
+    for entry in FEATURES:
+        if entry.when is not None and entry.when(ls.client):
+            ls.feature(entry.method, entry.options)(guard(ls, entry))
+    log.info("sourcecheck %s: %s positions, %s diagnostics", __version__, ls.client.encoding.value, "pull" if ls.client.pull_diagnostics else "push")
 
-    def emit(self, record: logging.LogRecord) -> None:
+
+async def on_initialized(ls: SourceCheckServer, params: types.InitializedParams) -> None:
+    ls.spawn(ls.collect_when_idle())
+    await ask_settings(ls)
+
+
+def on_shutdown(ls: SourceCheckServer, params: None) -> None:
+    ls.documents.stop_all()  # else exiting waits for the worker to finish an analysis
+
+
+async def on_configuration(ls: SourceCheckServer, params: types.DidChangeConfigurationParams) -> None:
+    pushed = params.settings.get("sourcecheck") if isinstance(params.settings, dict) else None
+    if pushed is not None:  # clients that send the settings along
+        await apply_settings(ls, Settings.from_client(pushed))
+    else:
+        await ask_settings(ls)
+
+
+async def apply_settings(ls: SourceCheckServer, settings: Settings) -> None:
+    if settings == ls.settings:
+        return
+    ls.settings = settings
+    log.info("settings: %s", settings)
+    await ls.refresh_views()
+
+
+async def ask_settings(ls: SourceCheckServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    if not (workspace and workspace.configuration):
+        return
+    try:
+        answer = await ls.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section="sourcecheck")]))
+    except Exception as error:  # an old or odd client: keep what we have
+        log.warning("could not read the sourcecheck settings: %s", error)
+        return
+    await apply_settings(ls, Settings.from_client(answer[0] if answer else None))
+
+
+async def pull_diagnostics(ls: SourceCheckServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    """Diagnostics for a client that asks for them: those of the newest version, waited for."""
+    uri = params.text_document.uri
+    document = ls.documents.get(uri)
+    if document is not None and document.too_large(ls.settings.max_file_size_mb):
+        items = diagnostics.too_large(len(document.source), ls.settings.max_file_size_mb) if document.looks_like_session() else []
+        return types.RelatedFullDocumentDiagnosticReport(items=items)
+    view = await ls.view(uri, wait=True)  # diagnostics are worth waiting for
+    if view is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    return diagnostics.report(view, params)
+
+
+EMPTY_REPORT = types.RelatedFullDocumentDiagnosticReport(items=[])
+
+FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
+    Handler(types.INITIALIZE, on_initialize),
+    Handler(types.INITIALIZED, on_initialized),
+    Handler(types.SHUTDOWN, on_shutdown),
+    Handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, on_configuration),
+    Handler(
+        types.TEXT_DOCUMENT_DIAGNOSTIC, pull_diagnostics, EMPTY_REPORT,
+        types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
+        when=lambda client: client.pull_diagnostics,
+    ),
+    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover),
+    Feature(types.TEXT_DOCUMENT_CODE_ACTION, actions.code_actions, [], types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])),
+    Feature(types.TEXT_DOCUMENT_COMPLETION, completion.complete, completion.NOTHING, types.CompletionOptions(trigger_characters=['"', ":"])),
+    Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition),
+    Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
+    Feature(types.TEXT_DOCUMENT_REFERENCES, navigation.references, []),
+    Feature(types.TEXT_DOCUMENT_PREPARE_RENAME, rename.prepare_rename),
+    Feature(types.TEXT_DOCUMENT_RENAME, rename.rename, None, types.RenameOptions(prepare_provider=True)),
+    Feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, symbols.document_symbols, []),
+    Feature(types.TEXT_DOCUMENT_CODE_LENS, lens.code_lenses, [], types.CodeLensOptions(resolve_provider=False), needs=lambda settings: settings.code_lens),
+    Feature(types.TEXT_DOCUMENT_INLAY_HINT, hints.inlay_hints, [], types.InlayHintOptions(resolve_provider=False), needs=lambda settings: settings.inlay_hints),
+    Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
+]
+
+
+def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -> Callable[[Any], Awaitable[Any]]:
+    """The handler pygls calls for an entry: the one wrapper every entry goes through."""
+    method = entry.method
+
+    async def handler(params: Any) -> Any:
+        COLLECTOR.touch()
         try:
-            kind = self.LEVELS.get(record.levelno, types.MessageType.Log)
-            self.server.window_log_message(types.LogMessageParams(type=kind, message=self.format(record)))
-        except Exception:  # the transport may be gone; stderr still has it
-            pass
+            if isinstance(entry, Handler):
+                result = entry.function(ls, params)
+                return await result if inspect.isawaitable(result) else result
+            uri = entry.uri(params)
+            view = await ls.view(uri) if uri is not None else None
+            if view is None or (entry.needs is not None and not entry.needs(view.settings)):
+                return entry.fallback
+            return entry.function(view, params)
+        except Refused as refusal:
+            log.info("%s refused: %s", method, refusal)
+            raise
+        except Exception as error:
+            log.error("%s failed: %s: %s", method, type(error).__name__, error)
+            log.debug("traceback", exc_info=True)
+            return entry.fallback
+
+    handler.__name__ = handler.__qualname__ = f"sourcecheck {method}"
+    return handler
 
 
 def build_server() -> SourceCheckServer:
-    from . import actions, completion, config, diagnostics, hints, hover, lens, navigation, rename, status, symbols
-
+    """A server with every entry of :data:`FEATURES` registered (those that depend on the
+    client's capabilities once it has said what they are, at ``initialize``)."""
     server = SourceCheckServer()
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None:
-        caps = params.capabilities
-        ls.encoding = encoding_of(ls.workspace.position_encoding)
-        text = caps.text_document
-        formats = text.hover.content_format if text and text.hover else None
-        ls.markdown = formats is None or types.MarkupKind.Markdown in formats
-        ls.pull_diagnostics = bool(text and text.diagnostic)
-        edit = caps.workspace.workspace_edit if caps.workspace else None
-        ls.document_changes = bool(edit and edit.document_changes)
-        diagnostics.choose_mode(ls)
-        log.info("sourcecheck %s: %s positions, %s diagnostics", __version__, ls.encoding.value, "pull" if ls.pull_diagnostics else "push")
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: SourceCheckServer, params: None) -> None:
-        ls.documents.stop_all()  # else exiting waits for the worker to finish an analysis
-
-    diagnostics.register(server)
-    hover.register(server)
-    actions.register(server)
-    status.register(server)
-    config.register(server)
-    hints.register(server)
-    navigation.register(server)
-    completion.register(server)
-    rename.register(server)
-    symbols.register(server)
-    lens.register(server)
+    for entry in FEATURES:
+        if entry.when is None:
+            server.feature(entry.method, entry.options)(guard(server, entry))
     return server
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sourcecheck-ls", description="The SourceCheck language server: live checking of SourceCheck sessions.")
-    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
-    parser.add_argument("--tcp", action="store_true", help="listen for one client over TCP instead, for debugging")
-    parser.add_argument("--host", default="127.0.0.1", help="TCP host (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
-    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"), help="how much to log to stderr and the client")
-    parser.add_argument("--version", action="version", version=f"sourcecheck-ls {__version__}")
-    return parser
-
-
-def keep_large_blocks() -> None:
-    """Let glibc's malloc reuse freed large blocks instead of returning them to the system.
-
-    Each edit of a big session makes a new text (48 MB for 12 million characters with an
-    emoji among them). By default glibc maps every block over 32 MB afresh and unmaps it on
-    free, and touching the new pages costs twice the copy itself. A no-op elsewhere."""
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
-        return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    mallopt(m_mmap_threshold, 1 << 30)
-    mallopt(m_trim_threshold, 1 << 30)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if sys.platform == "linux":
-        keep_large_blocks()
-    # A full analysis runs in a worker thread; the thread serving requests gets the
-    # interpreter back within a fraction of a millisecond rather than five.
-    sys.setswitchinterval(0.0002)
-    # stdout carries the protocol: every log line goes to stderr (and the client's log).
-    logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    logging.getLogger("pygls").setLevel(logging.WARNING)
-    server = build_server()
-    client_log = ClientLogHandler(server)
-    client_log.setFormatter(logging.Formatter("%(message)s"))
-    log.addHandler(client_log)
-    if args.tcp:
-        server.start_tcp(args.host, args.port)
-    else:
-        server.start_io()
-    return 0

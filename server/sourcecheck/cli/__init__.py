@@ -1,0 +1,1 @@
+"""The `sourcecheck` command and its output formats (human, JSON, GitHub, SARIF)."""

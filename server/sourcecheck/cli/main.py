@@ -1,0 +1,295 @@
+"""The ``sourcecheck`` command: check session files and report, for people or programs.
+
+    sourcecheck FILE...            findings as FILE:LINE:COL lines, then a summary
+    sourcecheck --json FILE        one JSON object (RULES.md), exit code inside
+    sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
+    cat FILE | sourcecheck         standard input (also ``-``)
+
+Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
+schema error or unreadable input; with several files, the worst of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from .. import __version__
+from ..core.analysis import Analysis
+from ..core.display import visible
+from ..core.positions import Encoding
+from ..core.session import Finding, Severity, pointer
+from ..core.syntax import escape_lone_surrogates
+from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_results
+
+
+@dataclass
+class Checked:
+    """One input: its name and either its analysis or why it could not be read."""
+
+    name: str
+    analysis: Analysis | None = None
+    unreadable: str | None = None
+    warning: str | None = None  # readable, but not as JSON should be written (BOM, empty)
+
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.analysis is None else self.analysis.exit_code
+
+
+MAX_SIZE_MB = 64
+
+
+def read_input(name: str, max_size_mb: int = MAX_SIZE_MB) -> Checked:
+    """Read and check one file; never raises for bad input."""
+    try:
+        size = os.stat(name).st_size
+        if size > max_size_mb * 1_000_000 and not os.path.isdir(name):
+            return Checked(name, unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with --max-size-mb to check it")
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return Checked(name, unreadable="no such file")
+    except IsADirectoryError:
+        return Checked(name, unreadable="is a directory, not a session file")
+    except PermissionError:
+        return Checked(name, unreadable="permission denied")
+    except OSError as error:
+        return Checked(name, unreadable=error.strerror or str(error))
+    return check_bytes(name, data)
+
+
+def check_bytes(name: str, data: bytes) -> Checked:
+    """Check the bytes of one input (``-`` is standard input)."""
+    shown = "<stdin>" if name == "-" else name
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return Checked(shown, unreadable=f"is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save it as UTF-8")
+    warning = None
+    if text.startswith("\ufeff"):
+        warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
+    elif not text.strip(" \t\r\n"):
+        warning = "is empty; a session is a JSON object with documents and annotations"
+    return Checked(shown, Analysis(text), warning=warning)
+
+
+# --- JSON -------------------------------------------------------------------------
+
+
+def finding_json(analysis: Analysis, finding: Finding) -> dict[str, Any]:
+    span = analysis.finding_span(finding, Encoding.UTF16)
+    return {
+        "code": finding.code,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "pointer": finding.pointer,
+        "range": {
+            "start": {"line": span.start.line, "character": span.start.character},
+            "end": {"line": span.end.line, "character": span.end.character},
+        },
+    }
+
+
+def report_json(checked: Checked) -> dict[str, Any]:
+    """The object RULES.md fixes for ``--json``."""
+    if checked.analysis is None:
+        return {"exit_code": 2, "error": f"{checked.name}: {checked.unreadable}", "findings": [], "refs": []}
+    analysis = checked.analysis
+    return {
+        "exit_code": analysis.exit_code,
+        "findings": [finding_json(analysis, f) for f in analysis.findings],
+        "refs": [{"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text} for ref in analysis.session.refs],
+    }
+
+
+def dump_json(value: Any) -> str:
+    """JSON text with readable non-ASCII, and lone surrogates escaped (UTF-8 cannot hold them)."""
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+# --- human ------------------------------------------------------------------------
+
+
+class Style:
+    """ANSI colours, or none."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
+
+    def severity(self, severity: Severity) -> str:
+        return self(severity.value, {"error": "1;31", "warning": "1;33", "hint": "1;36"}[severity.value])
+
+
+SNIPPET_WIDTH = 100
+
+
+def snippet(analysis: Analysis, finding: Finding, style: Style) -> list[str]:
+    """The line of the file under the finding, with the value underlined."""
+    if finding.code == "invalid-json" and not analysis.text.strip():
+        return []
+    span = analysis.finding_span(finding, Encoding.UTF32)
+    line_text = analysis.lines.line_text(span.start.line)
+    start = span.start.character
+    end = span.end.character if span.end.line == span.start.line else len(line_text)
+    end = max(end, start + 1)
+    # Keep a window around the value on very long lines (a document's content, say).
+    left = max(0, min(start - 20, len(line_text) - SNIPPET_WIDTH)) if len(line_text) > SNIPPET_WIDTH else 0
+    shown = line_text[left : left + SNIPPET_WIDTH]
+    prefix = "…" if left else ""
+    suffix = "…" if left + SNIPPET_WIDTH < len(line_text) else ""
+    before = visible(shown[: start - left])
+    marked = visible(shown[start - left : end - left]) or " "
+    number = str(span.start.line + 1)
+    gutter = " " * len(number)
+    return [
+        f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left:])}{suffix}",
+        f"  {gutter} | {' ' * (len(prefix) + len(before))}{style('^' * len(marked), '1;35')}",
+    ]
+
+
+def summary(checked: Checked) -> str:
+    analysis = checked.analysis
+    assert analysis is not None
+    refs = analysis.session.refs
+    resolved = sum(1 for ref in refs if ref.valid)
+    counts = {severity: 0 for severity in Severity}
+    for finding in analysis.findings:
+        counts[finding.severity] += 1
+    parts = [f"{n} {severity.value}{'s' if n != 1 else ''}" for severity, n in counts.items() if n]
+    tail = "; " + ", ".join(parts) if parts else "; no findings"
+    return f"{len(refs)} ref{'s' if len(refs) != 1 else ''}: {resolved} resolved, {len(refs) - resolved} failed{tail}"
+
+
+def report_human(checked: Checked, style: Style, out: TextIO) -> None:
+    if checked.analysis is None:
+        return
+    analysis = checked.analysis
+    for finding in analysis.findings:
+        span = analysis.finding_span(finding, Encoding.UTF32)
+        where = f"{checked.name}:{span.start.line + 1}:{span.start.character + 1}"
+        out.write(f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n")
+        for line in snippet(analysis, finding, style):
+            out.write(line + "\n")
+    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
+    out.write(f"{style(checked.name, '1')}: {verdict}: {summary(checked)}\n")
+
+
+# --- main -------------------------------------------------------------------------
+
+FORMATS = ("human", "json", "github", "sarif")
+
+
+@dataclass
+class Rendered:
+    """One file's report in the chosen format, made where it was checked (maybe a worker)."""
+
+    exit_code: int
+    text: str = ""  # human or github lines
+    payload: Any = None  # the --json object, or SARIF results
+    note: str | None = None  # the one line for stderr
+
+
+def render(name: str, data: bytes | None, fmt: str, colour: bool, max_size_mb: int = MAX_SIZE_MB) -> Rendered:
+    checked = read_input(name, max_size_mb) if data is None else check_bytes(name, data)
+    note = f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}" if (checked.unreadable or checked.warning) else None
+    result = Rendered(checked.exit_code, note=note)
+    if fmt == "json":
+        result.payload = report_json(checked)
+    elif fmt == "sarif":
+        result.payload = sarif_results(checked.name, checked.analysis, checked.unreadable)
+    elif fmt == "github":
+        lines = github_lines(checked.name, checked.analysis) if checked.analysis else [github_unreadable(checked.name, checked.unreadable or "")]
+        result.text = "".join(line + "\n" for line in lines)
+    else:
+        out = io.StringIO()
+        report_human(checked, Style(colour), out)
+        result.text = out.getvalue()
+    return result
+
+
+def _render_job(job: tuple[str, str, bool, int]) -> Rendered:
+    return render(job[0], None, job[1], job[2], job[3])
+
+
+def use_colour(choice: str, stream: TextIO) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return stream.isatty()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sourcecheck",
+        description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
+        epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or unreadable input.",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="check N files at a time (default: the number of cores)")
+    parser.add_argument("--max-size-mb", type=int, default=MAX_SIZE_MB, metavar="MB", help=f"refuse files larger than this (default {MAX_SIZE_MB})")
+    parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help="colour the text output (default: auto, off when piped or NO_COLOR is set)")
+    parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
+    return parser
+
+
+def check_all(files: list[str], fmt: str, colour: bool, jobs: int, max_size_mb: int = MAX_SIZE_MB) -> list[Rendered]:
+    stdin_data = sys.stdin.buffer.read() if "-" in files else None
+    on_disk = [name for name in files if name != "-"]
+    rendered: dict[str, Rendered] = {}
+    if jobs > 1 and len(on_disk) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
+            for name, result in zip(on_disk, pool.map(_render_job, [(n, fmt, colour, max_size_mb) for n in on_disk]), strict=True):
+                rendered[name] = result
+    return [render(name, stdin_data, fmt, colour) if name == "-" else rendered.get(name) or render(name, None, fmt, colour, max_size_mb) for name in files]
+
+
+def main(argv: list[str] | None = None) -> int:
+    # Whatever a document holds, printing it must not fail.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    args = build_parser().parse_args(argv)
+    gc.disable()  # a short run that allocates much and frees little: the collector only costs
+    fmt = args.format or ("json" if args.json else "human")
+    files = args.files or ["-"]
+    if "-" in files and sys.stdin is not None and sys.stdin.isatty():
+        sys.stderr.write("sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n")
+        return 2
+    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs, args.max_size_mb)
+    for result in results:
+        if result.note:
+            sys.stderr.write(result.note + "\n")
+    worst = max(result.exit_code for result in results)
+    names = ["<stdin>" if name == "-" else name for name in files]
+    if fmt == "json":
+        if len(results) == 1:
+            payload = results[0].payload
+        else:
+            payload = {"exit_code": worst, "files": [{"file": name, **r.payload} for name, r in zip(names, results, strict=True)]}
+        sys.stdout.write(dump_json(payload) + "\n")
+    elif fmt == "sarif":
+        sys.stdout.write(dump_json(sarif_log([item for r in results for item in r.payload])) + "\n")
+    else:
+        for result in results:
+            sys.stdout.write(result.text)
+    sys.stdout.flush()
+    return worst
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,341 @@
+"""One checked text: its syntax tree, session model, findings with their places, lookups.
+
+An :class:`Analysis` is computed once per text (per document version in the editor) and
+read by every feature: the CLI's report, diagnostics, hover, fixes. It is never mutated
+after construction, except for caches that fill in on demand. An analysis made from the
+previous version's (:meth:`Analysis.incremental`, see ``incremental.py``) takes over that
+one's tree, which is moved out from then on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .incremental import CheckMemo, Derivation, Edit, reparse, with_item
+from .positions import Encoding, LineTable, Span
+from .rules import SEVERITY, check, exit_code
+from .session import Annotation, Document, Finding, Path, Ref, Session
+from .syntax import (
+    Cancelled,
+    JArray,
+    JLazy,
+    JObject,
+    JString,
+    Member,
+    Node,
+    Stop,
+    StringMap,
+    Tree,
+    iter_lazy,
+    node_start,
+    parse,
+    to_python,
+)
+from .text import Text
+
+_SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
+
+
+def looks_like_session(text: str) -> bool:
+    """A cheap test, before parsing, that a JSON text may be a session."""
+    return _SESSION_HINT.search(text) is not None
+
+
+_SERIALS = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """What sits at an offset: the innermost value (or key) and its JSON path."""
+
+    path: Path
+    node: Node
+    on_key: bool  # the offset is on the key of the member whose value is ``node``
+
+
+class Analysis:
+    """Everything known about one text."""
+
+    def __init__(self, text: str | Text, lines: LineTable | None = None, stop: Stop | None = None) -> None:
+        """Analyse ``text`` (a ``str``, or a piece table: see text.py) in full. ``lines``,
+        if given, is the line table of ``text``, kept by the caller. With ``stop``, raises
+        :class:`Cancelled` soon after it is set."""
+        self._analyse(text, lines, parse(str(text), stop), None, None, stop)
+
+    @staticmethod
+    def incremental(text: str | Text, previous: Analysis, edit: Edit, lines: LineTable | None = None) -> Analysis | None:
+        """The analysis of ``text`` from ``previous`` and the ``edit`` (start, end, inserted
+        text) that made it, reusing what the edit cannot have changed, when the edit allows
+        it (then it is quick): the result is the one a full analysis gives. None when a full
+        analysis is needed (``previous`` is then untouched). Otherwise ``previous`` hands its
+        tree over: reading its tree afterwards raises ``MovedOut``; its findings, refs and
+        model stay readable."""
+        start, end, inserted = edit
+        tree = reparse(previous.tree, text, start, end, len(inserted))
+        if tree is None:
+            return None
+        analysis = Analysis.__new__(Analysis)
+        analysis._analyse(text, lines, tree, previous, edit, None)
+        return analysis
+
+    def _analyse(
+        self, text: str | Text, lines: LineTable | None, tree: Tree, previous: Analysis | None, edit: tuple[int, int, str] | None, stop: Stop | None
+    ) -> None:
+        self.source = text
+        self.serial = next(_SERIALS)  # unique for the process, unlike id()
+        self.memo: CheckMemo | None = None
+        if lines is not None:
+            self.__dict__["lines"] = lines
+        self.tree: Tree = tree
+        reused = previous is not None
+        # What this text is, relative to the analysis it was derived from: lets a caller keep
+        # what it computed for that one (a diagnostic's line and column) when the edit cannot
+        # have moved it. By serial number: holding the previous analysis would keep it alive.
+        self.derived: Derivation | None = None
+        if previous is not None:
+            assert edit is not None
+            self.derived = Derivation.of(previous.serial, previous.source, edit)
+        self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
+        self.session: Session
+        self.value: Any = None  # the plain JSON value of the text, as far as it parses
+        if self.tree.root is None:
+            self.session, rule_findings = Session(), []
+        else:
+            replaced = self.tree.replaced
+            if reused and replaced is not None:  # one item decoded again: the rest is the previous value
+                self.value = with_item(previous.value, *replaced)  # type: ignore[union-attr]
+            else:
+                self.value = to_python(self.tree.root)
+            self.session, rule_findings, self.memo = check(self.value, previous.memo if reused else None, stop)  # type: ignore[union-attr]
+        findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
+        findings += rule_findings
+        # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
+        findings += [] if reused else self._duplicate_key_findings()
+        self._extents: dict[int, tuple[int, int]] = {}
+        if self.derived is not None:
+            assert previous is not None
+            for finding in rule_findings:  # a reused finding moves with the text after the edit
+                old = previous._extents.get(id(finding))
+                moved = self.derived.moved(old) if old is not None else None
+                if moved is not None:
+                    self._extents[id(finding)] = moved
+        placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
+        self.findings: list[Finding] = [f for _, f in placed]
+        self._extents = {id(f): extent for extent, f in placed}
+
+    @property
+    def text(self) -> str:
+        """The whole text (made from its pieces on first use, when it came from an edit)."""
+        return str(self.source)
+
+    # -- shape
+
+    @property
+    def is_session(self) -> bool:
+        """Whether the top level has one of the two session shapes."""
+        root = self.tree.root
+        if isinstance(root, JObject):
+            keys = {m.key.value for m in root.members}
+            return "annotations" in keys and bool(keys & {"documents", "session"})
+        return False
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.findings)
+
+    @cached_property
+    def lines(self) -> LineTable:
+        return LineTable(self.text)
+
+    # -- places
+
+    def extent(self, finding: Finding) -> tuple[int, int]:
+        """The offsets of the value a finding is about."""
+        return self._extents.get(id(finding)) or self._locate(finding)
+
+    def _locate(self, finding: Finding) -> tuple[int, int]:
+        if finding.extent is not None:
+            return finding.extent
+        return self.tree.locate(finding.path) or (0, 0)
+
+    def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
+        return self.lines.span(start, end, encoding)
+
+    def finding_span(self, finding: Finding, encoding: Encoding = Encoding.UTF16) -> Span:
+        return self.span(*self.extent(finding), encoding)
+
+    def node(self, path: Path) -> Node | None:
+        node = self.tree.node_at_path(path)
+        return self.tree.expand(node) if node is not None else None
+
+    def member(self, path: Path) -> Member | None:
+        return self.tree.member_at_path(path)
+
+    def place_at(self, offset: int) -> Place | None:
+        """The innermost value or key at ``offset`` (a cursor touching its end counts)."""
+        node = self.tree.root
+        if node is None or not node.start <= offset <= node.end:
+            return None
+        path: Path = ()
+        on_key = False
+        while True:
+            node = self.tree.expand(node)
+            child: tuple[str | int, Node, bool] | None = None
+            if isinstance(node, JObject):
+                for member in node.members:
+                    if member.key.start <= offset <= member.key.end:
+                        child = (member.key.value, member.value or member.key, True)
+                        break
+                    if member.value is not None and member.value.start <= offset <= member.value.end:
+                        child = (member.key.value, member.value, False)
+                        break
+            elif isinstance(node, JArray):
+                index = bisect_right(node.items, offset, key=node_start) - 1
+                if index >= 0 and offset <= node.items[index].end:
+                    child = (index, node.items[index], False)
+            if child is None:
+                return Place(path, node, on_key)
+            part, node, on_key = child
+            path = path + (part,)
+            if on_key:
+                return Place(path, node, True)
+
+    def ref_at(self, offset: int) -> tuple[Ref, Path] | None:
+        """The ref whose text holds ``offset``, and the path of the part under it."""
+        place = self.place_at(offset)
+        if place is None:
+            return None
+        path = place.path
+        for length in range(len(path), 0, -1):
+            ref = self.refs_by_path.get(path[:length])
+            if ref is not None:
+                return ref, path
+        return None
+
+    # -- document content in the file
+
+    def content_node(self, document: Document) -> JString | None:
+        node = self.node(document.json_path + ("content",))
+        return node if isinstance(node, JString) else None
+
+    def content_map(self, document: Document) -> StringMap | None:
+        """The escape map of a document's ``content`` (kept from the previous version when
+        the string node did not move)."""
+        cache = self.__dict__.setdefault("_content_maps", {})
+        if document.path not in cache:
+            node = self.content_node(document)
+            inherited = self._inherited_maps.get(document.path)
+            if node is not None and inherited is not None and inherited[0] is node and inherited[1] == (node.start, node.end):
+                cache[document.path] = inherited
+            else:
+                cache[document.path] = (node, (node.start, node.end), StringMap(self.source, node)) if node is not None else (None, None, None)
+        return cache[document.path][2]
+
+    def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:
+        """File offsets of content characters ``[start, end)`` of a document."""
+        mapping = self.content_map(document)
+        return mapping.raw_range(start, end) if mapping is not None else None
+
+    def document_at(self, offset: int) -> tuple[Document, int] | None:
+        """The document whose ``content`` string holds ``offset``, and the content offset."""
+        place = self.place_at(offset)
+        if place is None or place.on_key or not isinstance(place.node, JString) or place.path[-1:] != ("content",):
+            return None
+        document = next((d for d in self.session.documents if d.json_path == place.path[:-1]), None)
+        mapping = self.content_map(document) if document else None
+        if document is None or mapping is None or not place.node.start < offset < place.node.end:
+            return None
+        # Characters are counted from the start of each escape: walk the escapes.
+        decoded = _decoded_offset(mapping, offset)
+        return document, decoded
+
+    def refs_into(self, document: Document) -> list[Ref]:
+        return [ref for ref in self.session.refs if ref.document is not None and ref.document.path == document.path]
+
+    def span_extent(self, ref: Ref) -> tuple[int, int] | None:
+        """File offsets of the text a valid ref cites, inside its document's ``content``."""
+        if not ref.valid or ref.document is None or ref.span is None:
+            return None
+        return self.content_extent(ref.document, *ref.span)
+
+    def refs_covering(self, document: Document, offset: int) -> list[Ref]:
+        """Valid refs whose cited span holds the content character at ``offset``."""
+        return [ref for ref in self.refs_into(document) if ref.valid and ref.span is not None and ref.span[0] <= offset < ref.span[1]]
+
+    def annotation_items(self) -> list[Node]:
+        """The nodes of the annotations array, in order (lazily decoded ones unexpanded)."""
+        root = self.tree.root
+        if not isinstance(root, JObject):
+            return []
+        member = root.member("annotations")
+        return member.value.items if member is not None and isinstance(member.value, JArray) else []
+
+    @cached_property
+    def refs_by_path(self) -> dict[Path, Ref]:
+        return {ref.json_path: ref for ref in self.session.refs}
+
+    @cached_property
+    def _annotation_starts(self) -> list[int]:
+        return [item.start for item in self.annotation_items()]
+
+    @cached_property
+    def annotations_by_path(self) -> dict[Path, Annotation]:
+        return {annotation.json_path: annotation for annotation in self.session.annotations}
+
+    def annotations_between(self, start: int, end: int) -> list[int]:
+        """Indexes of the annotations whose text overlaps the offsets ``[start, end]``."""
+        items = self.annotation_items()
+        first = max(0, bisect_right(self._annotation_starts, start) - 1)
+        found = []
+        for index in range(first, len(items)):
+            item = items[index]
+            if item.start > end:
+                break
+            if item.end >= start:
+                found.append(index)
+        return found
+
+    # -- duplicates
+
+    def _duplicate_key_findings(self) -> list[Finding]:
+        for lazy in iter_lazy(self.tree.root):
+            if lazy.has_duplicates:
+                self.tree.expand(lazy)
+        found = []
+        for dup in self.tree.duplicates:
+            where = f" (line {self.lines.line_of(dup.first_key.start) + 1})"
+            target = dup.value if dup.value is not None else dup.key
+            found.append(
+                Finding(
+                    "duplicate-key",
+                    SEVERITY["duplicate-key"],
+                    f"the key `{dup.key.value}` appears twice in this object; the last one wins, so the earlier value{where} is ignored. Remove one",
+                    dup.path,
+                    None,
+                    (target.start, target.end),
+                )
+            )
+        return found
+
+
+def _decoded_offset(mapping: StringMap, raw: int) -> int:
+    """The decoded offset of the character written at (or spanning) file offset ``raw``."""
+    index = bisect_right(mapping.raw_at, raw) - 1
+    if index < 0:
+        return raw - mapping.body_start
+    escape_end = mapping.raw_at[index] + mapping.raw_len[index]
+    if raw < escape_end:
+        return mapping.decoded_at[index]
+    return mapping.decoded_at[index] + 1 + (raw - escape_end)
+
+
+def analyze(text: str) -> Analysis:
+    return Analysis(text)
+
+
+__all__ = ["Analysis", "Cancelled", "Derivation", "JLazy", "Place", "Stop", "analyze", "looks_like_session"]

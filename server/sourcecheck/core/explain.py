@@ -1,0 +1,221 @@
+"""What to tell a person about a ref, an annotation or a document, as plain data.
+
+The functions here decide what is said (the cited text, why a ref fails, a verdict, how
+much of a document is cited); an edge decides how it looks: a hover renders the
+:class:`Text` blocks as markdown or plain text (``lsp/markup.py``), a lens uses the title.
+Document text in :class:`Code` and :class:`Block` is untrusted and must be shown as text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from .analysis import Analysis
+from .display import visible
+from .session import Annotation, Boundary, Document, Path, Ref
+
+POLARITY_MARK = {"supports": "✓", "refutes": "✗"}
+WINDOW = 80
+"""Characters of a long document line shown around the place of interest."""
+
+
+# --- a tiny document model ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """Untrusted text shown inline, as code (a path, a boundary string)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Strong:
+    """Our own words, emphasised."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """Prose that may quote untrusted values (a finding's message): shown escaped."""
+
+    text: str
+
+
+Inline = str | Code | Strong | Plain
+"""A piece of a paragraph: a ``str`` is our own prose."""
+
+
+@dataclass(frozen=True, slots=True)
+class Para:
+    parts: tuple[Inline, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Untrusted text shown as a block, line breaks kept (cited text, a marked line)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A separator."""
+
+
+Text = list[Para | Block | Rule]
+
+
+def para(*parts: Inline) -> Para:
+    return Para(parts)
+
+
+# --- refs ----------------------------------------------------------------------------
+
+
+def _width(text: str) -> int:
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def marked_line(line: str, columns: list[int], length: int) -> str:
+    """The line (a window of it, if long) and under it ``^`` beneath each occurrence."""
+    focus = columns[0] if columns else 0
+    left = max(0, min(focus - WINDOW // 4, len(line) - WINDOW)) if len(line) > WINDOW else 0
+    right = min(len(line), left + WINDOW)
+    marked = {c for start in columns for c in range(start, start + length)}
+    shown, marks = [], []
+    for index in range(left, right):
+        piece = visible(line[index])
+        shown.append(piece)
+        marks.append(("^" if index in marked else " ") * _width(piece))
+    prefix = "…" if left else ""
+    suffix = "…" if right < len(line) else ""
+    text = prefix + "".join(shown) + suffix
+    if not columns:
+        return text
+    return text + "\n" + " " * len(prefix) + "".join(marks).rstrip()
+
+
+def where(ref: Ref) -> str:
+    """``line 3`` or ``lines 3–5``."""
+    assert ref.start is not None and ref.end is not None
+    return f"line {ref.start.line}" if ref.start.line == ref.end.line else f"lines {ref.start.line}–{ref.end.line}"
+
+
+def polarity_of(ref: Ref) -> str | None:
+    """The source's polarity when it is a valid one (it may be any JSON value at all)."""
+    return ref.polarity if isinstance(ref.polarity, str) and ref.polarity in POLARITY_MARK else None
+
+
+def confidence_of(ref: Ref) -> int | float | None:
+    """The source's confidence when it is a number (it may be any JSON value at all)."""
+    value: Any = ref.confidence
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def ref_errors(analysis: Analysis, ref: Ref) -> list[str]:
+    """The messages of the errors found on a ref."""
+    return [f.message for f in analysis.findings if f.ref is ref and f.severity.value == "error"]
+
+
+def describe_source(source: Ref) -> Text:
+    polarity = polarity_of(source)
+    mark = POLARITY_MARK.get(polarity or "", "?")
+    confidence = confidence_of(source)
+    head = f"{mark} {polarity or 'no valid polarity'} · confidence {confidence if confidence is not None else '?'}"
+    if source.valid:
+        return [para(head, " · ", Code(source.doc_path or ""), f", {where(source)}"), Block(source.text or "")]
+    return [para(head, " · ", Code(source.doc_path or "?"), " · does not resolve")]
+
+
+def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
+    """A ref as a hover tells it, ``part`` being the path of what is pointed at inside it
+    (``("start", "line")``, ``("path",)``, or ``()`` for the ref itself)."""
+    out: Text = []
+    role = "source" if ref.is_source else "claim"
+    if part[-1:] == ("line",) and ref.document is not None:
+        boundary = ref.start if part[0] == "start" else ref.end
+        if boundary is not None and 1 <= boundary.line <= len(ref.document.lines):
+            out += [para(f"line {boundary.line} of ", Code(ref.document.path), ":"), Block(ref.document.lines[boundary.line - 1])]
+    if ref.valid:
+        out += [para(Strong(role), " · ", Code(ref.doc_path or ""), f", {where(ref)}"), Block(ref.text or "")]
+    else:
+        out.append(para(Strong(f"{role} does not resolve")))
+        out += [para("• ", Plain(message)) for message in ref_errors(analysis, ref)]
+        for boundary in (ref.start, ref.end):
+            out += describe_failed_boundary(ref, boundary)
+    if ref.is_source:
+        claim = ref.annotation.claim
+        out.append(Rule())
+        verb = polarity_of(ref) or "is cited for"
+        if claim is not None and claim.valid:
+            out += [para(f"this source {verb} the claim in ", Code(claim.doc_path or ""), f", {where(claim)}:"), Block(claim.text or "")]
+        else:
+            out.append(para(f"this source {verb} a claim that does not resolve"))
+    else:
+        sources = ref.annotation.sources
+        if sources:
+            out.append(Rule())
+            supports = sum(1 for s in sources if s.polarity == "supports")
+            refutes = sum(1 for s in sources if s.polarity == "refutes")
+            out.append(para(f"{len(sources)} source{'s' if len(sources) != 1 else ''}: {supports} supports, {refutes} refutes"))
+            for source in sources:
+                out += describe_source(source)
+    return out
+
+
+def describe_failed_boundary(ref: Ref, boundary: Boundary | None) -> Text:
+    document = ref.document
+    if boundary is None or document is None or not 1 <= boundary.line <= len(document.lines) or boundary.resolved:
+        return []
+    side = boundary.json_path[-1]
+    found = f", {boundary.occurrence_count} occurrences of " if boundary.occurrence_count > 1 else ", no occurrence of "
+    return [
+        para(f"`{side}` line {boundary.line} of ", Code(document.path), found, Code(boundary.str), ":"),
+        Block(marked_line(document.lines[boundary.line - 1], boundary.occurrences, len(boundary.str))),
+    ]
+
+
+def describe_document(analysis: Analysis, doc_path: str) -> Text:
+    document = analysis.session.by_path.get(doc_path)
+    if document is None:
+        return []
+    refs = analysis.refs_into(document)
+    claims = sum(1 for r in refs if not r.is_source)
+    return [
+        para(Strong("document"), " ", Code(document.path), f" · {len(document.lines)} lines"),
+        para(f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} ({claims} claims, {len(refs) - claims} sources)"),
+    ]
+
+
+# --- annotations and documents -------------------------------------------------------
+
+
+def verdict_title(annotation: Annotation) -> str:
+    """``2 supports (max 0.95) · 1 refutes``, with ``contested: `` before it when both."""
+    parts = []
+    both = True
+    for polarity in ("supports", "refutes"):
+        sources = [s for s in annotation.sources if s.polarity == polarity]
+        both = both and bool(sources)
+        if sources:
+            scores = [score for s in sources if (score := confidence_of(s)) is not None]
+            best = f" (max {max(scores):g})" if scores else ""
+            parts.append(f"{len(sources)} {polarity}{best}")
+    if not parts:
+        return "no valid sources"
+    return ("contested: " if both else "") + " · ".join(parts)
+
+
+def coverage_title(analysis: Analysis, document: Document) -> str:
+    """``cited by N refs · M of L lines covered``."""
+    refs = analysis.refs_into(document)
+    covered: set[int] = set()
+    for ref in refs:
+        if ref.valid and ref.start and ref.end:
+            covered.update(range(ref.start.line, ref.end.line + 1))
+    total = len(document.lines)
+    return f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} · {len(covered)} of {total} line{'s' if total != 1 else ''} covered"

@@ -1,0 +1,587 @@
+"""RULES.md as code: read a session's values, resolve every ref, name every broken rule.
+
+Input is the plain JSON value of a file (dicts, lists, strings, numbers); output is the
+:class:`~sourcecheck.session.Session` model and the list of findings, each on the JSON
+path of the value it is about. Positions are someone else's business.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import re
+import weakref
+from collections.abc import Iterable
+from itertools import accumulate
+from typing import Any
+
+from .display import visible
+from .incremental import AnnotationCheck, CheckMemo
+from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
+from .syntax import Cancelled, Stop, escape_lone_surrogates
+
+SCHEMA_CODES = ("invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources")
+RESOLUTION_CODES = ("unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order")
+WARNING_CODES = ("unknown-field", "duplicate-key", "self-citation", "duplicate-source")
+HINT_CODES = ("low-confidence",)
+
+SEVERITY: dict[str, Severity] = {
+    **{code: Severity.ERROR for code in SCHEMA_CODES + RESOLUTION_CODES},
+    **{code: Severity.WARNING for code in WARNING_CODES},
+    **{code: Severity.HINT for code in HINT_CODES},
+}
+EXIT_CLASS: dict[str, int] = {**{c: 2 for c in SCHEMA_CODES}, **{c: 1 for c in RESOLUTION_CODES}}
+ALL_CODES = tuple(SEVERITY)
+
+POLARITIES = ("supports", "refutes")
+LOW_CONFIDENCE = 0.3
+MAX_OCCURRENCES = 1000
+"""Occurrence columns kept per boundary (the count is always exact)."""
+
+DOCUMENT_KEYS = ("path", "content")
+ANNOTATION_KEYS = ("claim", "sources")
+REF_KEYS = ("path", "start", "end")
+SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
+BOUNDARY_KEYS = ("line", "str")
+_REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
+_KNOWN_SETS = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
+
+
+def exit_code(findings: Iterable[Finding]) -> int:
+    """2 for any schema error, else 1 for any resolution failure, else 0."""
+    worst = 0
+    for finding in findings:
+        worst = max(worst, EXIT_CLASS.get(finding.code, 0))
+        if worst == 2:
+            break
+    return worst
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A value as JSON, shortened, for a message (`"the"`, `1.0`, `true`)."""
+    text = escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "`" + text + "`"
+
+
+def name(doc_path: str) -> str:
+    """A document path for a message: `report`."""
+    return "`" + visible(doc_path) + "`"
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def times(count: int) -> str:
+    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
+
+
+def occurrences(line: str, needle: str) -> tuple[list[int], int]:
+    """Columns where ``needle`` starts on ``line``, counted overlapping, and their count."""
+    found: list[int] = []
+    at = line.find(needle)
+    while at >= 0 and len(found) < MAX_OCCURRENCES:
+        found.append(at)
+        at = line.find(needle, at + 1)
+    if at < 0:
+        return found, len(found)
+    return found, len(re.findall("(?=" + re.escape(needle) + ")", line))
+
+
+class _Checker:
+    def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
+        self.stop = stop
+        self.findings: list[Finding] = []
+        self.session = Session()
+        self.previous = memo or CheckMemo()
+        self.memo = CheckMemo()
+        self._documents_unchanged: bool | None = None
+
+    def report(self, code: str, message: str, path: Path, ref: Ref | None = None) -> None:
+        self.findings.append(Finding(code, SEVERITY[code], message, path, ref))
+
+    def unknown_keys(self, value: dict[str, Any], known: tuple[str, ...], path: Path, what: str) -> None:
+        if value.keys() <= _KNOWN_SETS[known]:
+            return  # the common case, checked in C
+        for key in value:
+            if key not in known:
+                allowed = ", ".join(f"`{k}`" for k in known)
+                self.report("unknown-field", f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it", path + (key,))
+
+    # -- top level
+
+    def check(self, root: Any) -> None:
+        if not isinstance(root, dict):
+            self.report("invalid-field", f"a session must be a JSON object with `documents` and `annotations`, not {kind_of(root)}", ())
+            return
+        if "session" in root:
+            self.session.shape = "cli"
+            self.unknown_keys(root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})")
+            inner = root["session"]
+            if not isinstance(inner, dict):
+                self.report("invalid-field", f"`session` must be an object with `documents`, not {kind_of(inner)}", ("session",))
+            elif "documents" not in inner:
+                self.report("invalid-field", "`session` has no `documents`; add `\"documents\": []` with the documents the refs point into", ("session",))
+            else:
+                self.unknown_keys(inner, ("documents",), ("session",), "`session`")
+                self.documents(inner["documents"], ("session", "documents"))
+        else:
+            self.unknown_keys(root, ("documents", "annotations"), (), "a session")
+            if "documents" not in root:
+                self.report("invalid-field", "the session has no `documents`; add `\"documents\": [...]` with the documents the refs point into", ())
+            else:
+                self.documents(root["documents"], ("documents",))
+        if "annotations" not in root:
+            self.report("invalid-field", "the session has no `annotations`; add `\"annotations\": []`", ())
+        else:
+            self.annotations(root["annotations"], ("annotations",))
+
+    # -- documents
+
+    def documents(self, value: Any, path: Path) -> None:
+        if not isinstance(value, list):
+            self.report("invalid-field", f"`documents` must be an array of {{path, content}} objects, not {kind_of(value)}", path)
+            return
+        for index, item in enumerate(value):
+            self.document(item, path + (index,))
+
+    def document(self, value: Any, path: Path) -> None:
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"a document must be an object with `path` and `content`, not {kind_of(value)}", path)
+            return
+        self.unknown_keys(value, DOCUMENT_KEYS, path, "a document")
+        doc_path, content = value.get("path"), value.get("content")
+        usable = True
+        for key, got in (("path", doc_path), ("content", content)):
+            if key not in value:
+                self.report("invalid-field", f"this document has no `{key}`; add a string `{key}`", path)
+                usable = False
+            elif not isinstance(got, str):
+                self.report("invalid-field", f"a document's `{key}` must be a string, not {kind_of(got)} ({show(got)})", path + (key,))
+                usable = False
+        if not usable:
+            return
+        assert isinstance(doc_path, str) and isinstance(content, str)
+        if "\r" in content:
+            kinds = "CRLF (`\\r\\n`)" if "\r\n" in content else "CR (`\\r`)"
+            self.report("non-lf-content", f"the content of {name(doc_path)} uses {kinds} line breaks; SourceCheck content must use `\\n` only: normalize it", path + ("content",))
+        if doc_path in self.session.by_path:
+            first = self.session.by_path[doc_path]
+            self.report("duplicate-path", f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs resolve against that first one. Rename or remove this one", path + ("path",))
+            return
+        document = self.previous.documents.get((doc_path, id(content)))
+        if document is None or document.content is not content or document.json_path != path:
+            document = Document(doc_path, content, path)
+        self.memo.documents[(doc_path, id(content))] = document
+        self.session.documents.append(document)
+        self.session.by_path[doc_path] = document
+
+    # -- annotations
+
+    @property
+    def documents_unchanged(self) -> bool:
+        """Whether the documents are the very ones of the previous check (then every
+        annotation whose value is unchanged can be reused without looking further)."""
+        if self._documents_unchanged is None:
+            winners = {path: id(document) for path, document in self.session.by_path.items()}
+            self._documents_unchanged = self.previous.winners is not None and self.previous.winners == winners
+            self.memo.winners = winners
+        return self._documents_unchanged
+
+    def annotations(self, value: Any, path: Path) -> None:
+        if not isinstance(value, list):
+            self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
+            return
+        if path != ("annotations",):
+            for index, item in enumerate(value):
+                self.annotation(item, path + (index,))
+            return
+        changed = self.changed_annotations(value)
+        if changed is not None:
+            self.reuse_all_but(value, changed)
+            return
+        first_finding = len(self.findings)
+        counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+        stop = self.stop
+        for index, item in enumerate(value):
+            if stop is not None and stop.is_set():
+                raise Cancelled
+            for kind, count in zip(counts, self.counted_annotation(item, index), strict=True):
+                kind.append(count)
+        self.memo.array = value
+        self.memo.results = (self.session.annotations, self.session.refs, self.findings[first_finding:])
+        self.memo.counts = counts
+
+    def counted_annotation(self, value: Any, index: int) -> tuple[int, int, int]:
+        """Check the annotation at ``index``: how many annotations, refs and findings it added."""
+        before = len(self.session.annotations), len(self.session.refs), len(self.findings)
+        self.annotation(value, ("annotations", index))
+        return len(self.session.annotations) - before[0], len(self.session.refs) - before[1], len(self.findings) - before[2]
+
+    def changed_annotations(self, value: list[Any]) -> list[int] | None:
+        """The indexes of the annotations to check again after an edit, when that is all
+        there is to do; None when the array must be walked.
+
+        An edit in one annotation changes that item (the others are the same objects). An
+        edit in a document's content changes that document: the annotations citing it are
+        checked again (a content edit re-checks only what cites it)."""
+        previous = self.previous
+        documents_unchanged = self.documents_unchanged  # also records the documents for the next check
+        if previous.array is None or len(previous.array) != len(value):
+            return None
+        differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
+        count = differs.count(True)
+        if count > 1:
+            return None
+        edited = [differs.index(True)] if count else []
+        if documents_unchanged:
+            return edited
+        before, now = previous.winners, self.memo.winners
+        if before is None or now is None or list(before) != list(now):
+            return None  # documents were added, removed, renamed or reordered
+        touched = {path for path, identity in now.items() if before[path] != identity}
+        citing = {path[1] for path, cached in previous.annotations.items() if not touched.isdisjoint(cached.depends)}
+        return sorted(citing.union(edited))  # type: ignore[arg-type]
+
+    def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
+        """Take every annotation's results from the previous check, checking only the
+        ``changed`` ones again: the previous results are spliced, not walked, so the cost
+        follows the number of changed annotations (plus copying lists in C)."""
+        previous = self.previous
+        self.memo.annotations = dict(previous.annotations)
+        self.memo.array = value
+        results = annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        first_finding = len(findings)
+        counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
+        # Where each item's results start in the previous results, of each kind.
+        offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
+        done = 0  # items before this one are taken care of
+        for index in [*changed, len(value)]:
+            for result, kept, at in zip(results, previous.results, offsets, strict=True):
+                result.extend(kept[at[done] : at[index]])
+            if index == len(value):
+                break
+            self.memo.annotations.pop(("annotations", index), None)
+            for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
+                kind[index] = count
+            done = index + 1
+        self.memo.results = (annotations, refs, findings[first_finding:])
+        self.memo.counts = counts
+
+    def annotation(self, value: Any, path: Path) -> None:
+        cached = self.previous.annotations.get(path)
+        kept: dict[Path, tuple[Ref, list[Finding]]] = {}
+        if cached is not None and cached.value is value:
+            if self.documents_unchanged or self.still_holds(cached.depends):
+                self.session.annotations.append(cached.annotation)
+                self.session.refs.extend(cached.refs)
+                self.findings.extend(cached.findings)
+                self.memo.annotations[path] = cached
+                return
+            kept = self.untouched_refs(cached)
+        first_finding, first_ref = len(self.findings), len(self.session.refs)
+        ref_findings = self.check_annotation(value, path, kept)
+        if isinstance(value, dict):
+            refs = self.session.refs[first_ref:]
+            deps: dict[str | None, Any] = {r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)}
+            if None in deps.values():  # an unknown path's message names the documents there are
+                deps[None] = self.known_documents()
+            self.memo.annotations[path] = AnnotationCheck(value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings)
+
+    def untouched_refs(self, cached: AnnotationCheck) -> dict[Path, tuple[Ref, list[Finding]]]:
+        """The refs of an unchanged annotation that do not cite a changed document, with
+        their findings: only the others are checked again."""
+        deps, refs, ref_findings = cached.depends, cached.refs, cached.ref_findings
+        if None in deps and deps[None] != self.known_documents():
+            return {}
+        return {
+            ref.json_path: (ref, ref_findings.get(ref.json_path, []))
+            for ref in refs
+            if not isinstance(ref.doc_path, str) or self.content_of(ref.doc_path) is deps[ref.doc_path]
+        }
+
+    def still_holds(self, deps: dict[str | None, Any]) -> bool:
+        """Whether the documents an annotation's check depended on are as they were."""
+        for doc_path, content in deps.items():
+            if doc_path is None:
+                if content != self.known_documents():
+                    return False
+            elif self.content_of(doc_path) is not content:
+                return False
+        return True
+
+    def content_of(self, doc_path: str) -> str | None:
+        """The content refs to ``doc_path`` resolve against (None: no such document)."""
+        document = self.session.by_path.get(doc_path)
+        return document.content if document is not None else None
+
+    def known_documents(self) -> str:
+        return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
+
+    def check_annotation(self, value: Any, path: Path, kept: dict[Path, tuple[Ref, list[Finding]]]) -> dict[Path, list[Finding]]:
+        """Check an annotation; the refs in ``kept`` are taken as they were checked before.
+        Returns the findings of each ref that has some."""
+        ref_findings: dict[Path, list[Finding]] = {}
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}", path)
+            return ref_findings
+        annotation = Annotation(path)
+        self.session.annotations.append(annotation)
+        self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
+        if "claim" not in value:
+            self.report("invalid-field", "this annotation has no `claim`; add the ref of the text it annotates", path)
+        if "sources" not in value:
+            self.report("invalid-field", "this annotation has no `sources`; add at least one source ref", path)
+        elif not isinstance(value["sources"], list):
+            self.report("invalid-field", f"`sources` must be an array of source refs, not {kind_of(value['sources'])}", path + ("sources",))
+        elif not value["sources"]:
+            self.report("empty-sources", "`sources` is empty; an annotation needs at least one source. Add one, or remove the annotation: unsourced text is left unannotated", path + ("sources",))
+        # Refs are listed in file order: claim and sources in the order of their keys.
+        for key in value:
+            if key == "claim":
+                annotation.claim = self.kept_or_checked_ref(value["claim"], path + ("claim",), annotation, False, kept, ref_findings)
+            elif key == "sources" and isinstance(value["sources"], list):
+                for index, item in enumerate(value["sources"]):
+                    annotation.sources.append(self.kept_or_checked_ref(item, path + ("sources", index), annotation, True, kept, ref_findings))
+        self.annotation_warnings(annotation)
+        return ref_findings
+
+    def kept_or_checked_ref(self, value: Any, path: Path, annotation: Annotation, source: bool, kept: dict[Path, tuple[Ref, list[Finding]]], ref_findings: dict[Path, list[Finding]]) -> Ref:
+        first = len(self.findings)
+        if path in kept:  # checked before against the same document: copied, linked to ``annotation``
+            old, findings = kept[path]
+            ref = old.relinked(annotation)
+            self.session.refs.append(ref)
+            self.findings.extend(Finding(f.code, f.severity, f.message, f.path, ref, f.extent) if f.ref is old else f for f in findings)
+        else:
+            ref = self.ref(value, path, annotation, source=source)
+        if len(self.findings) > first:
+            ref_findings[path] = self.findings[first:]
+        return ref
+
+    def annotation_warnings(self, annotation: Annotation) -> None:
+        claim = annotation.claim
+        seen: dict[tuple[Any, ...], Ref] = {}
+        for source in annotation.sources:
+            if claim is not None and claim.doc_path is not None and source.doc_path == claim.doc_path:
+                self.report("self-citation", f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not evidence for itself. Cite another document", source.json_path + ("path",))
+            if source.well_formed:
+                assert source.start is not None and source.end is not None
+                key = (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
+                if key in seen:
+                    self.report("duplicate-source", f"this source repeats the coordinates of {_pointer(seen[key].json_path)}; remove one of them", source.json_path)
+                else:
+                    seen[key] = source
+
+    # -- refs
+
+    def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> Ref | None:
+        """The common case, checked quickly: a well-formed ref that resolves, with good
+        metadata and nothing to warn about. None means "take the careful path"."""
+        if type(value) is not dict or value.keys() != (_SOURCE_SET if source else _REF_SET):
+            return None
+        start, end, doc_path = value["start"], value["end"], value["path"]
+        if type(start) is not dict or type(end) is not dict or type(doc_path) is not str or start.keys() != _BOUNDARY_SET or end.keys() != _BOUNDARY_SET:
+            return None
+        start_line, start_str, end_line, end_str = start["line"], start["str"], end["line"], end["str"]
+        if type(start_line) is not int or type(end_line) is not int or type(start_str) is not str or type(end_str) is not str or not start_str or not end_str:
+            return None
+        if source:
+            polarity, confidence = value["polarity"], value["confidence"]
+            if (polarity != "supports" and polarity != "refutes") or type(polarity) is not str:
+                return None
+            if type(confidence) is not float and type(confidence) is not int or not LOW_CONFIDENCE <= confidence <= 1:
+                return None
+        document = self.session.by_path.get(doc_path)
+        if document is None:
+            return None
+        lines = document.lines
+        if not (0 < start_line <= end_line <= len(lines)):
+            return None
+        # Found in the content between the line's ends: no line is sliced out.
+        content, starts = document.content, lines.starts
+        line_start, line_end = starts[start_line - 1], lines.end(start_line - 1)
+        begin = content.find(start_str, line_start, line_end)
+        if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
+            return None
+        line_start, line_end = starts[end_line - 1], lines.end(end_line - 1)
+        end_at = content.find(end_str, line_start, line_end)
+        if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
+            return None
+        finish = end_at + len(end_str)
+        if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
+            return None
+        start_col, end_col = begin - starts[start_line - 1], end_at - line_start
+        ref = Ref(path, weakref.ref(annotation), value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
+        ref.span = (begin, finish)
+        ref.text = content[begin:finish]
+        if source:
+            ref.polarity, ref.confidence = value["polarity"], value["confidence"]
+        self.session.refs.append(ref)
+        return ref
+
+    def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
+        fast = self.valid_ref(value, path, annotation, source)
+        if fast is not None:
+            return fast
+        ref = Ref(path, weakref.ref(annotation), value)
+        self.session.refs.append(ref)
+        what = "a source" if source else "a claim"
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"{what} must be a ref object with `path`, `start` and `end`, not {kind_of(value)}", path, ref)
+            return ref
+        self.unknown_keys(value, SOURCE_KEYS if source else REF_KEYS, path, what)
+        if source:
+            self.source_metadata(value, ref)
+        well_formed = True
+        doc_path = value.get("path")
+        if "path" not in value:
+            self.report("invalid-field", f"{what} has no `path`; add the path of the document it points into", path, ref)
+            well_formed = False
+        elif not isinstance(doc_path, str):
+            self.report("invalid-field", f"`path` must be a string naming a document, not {kind_of(doc_path)} ({show(doc_path)})", path + ("path",), ref)
+            well_formed = False
+        else:
+            ref.doc_path = doc_path
+        boundaries: list[Boundary | None] = []
+        for side in ("start", "end"):
+            boundaries.append(self.boundary(value, side, path, ref))
+        ref.start, ref.end = boundaries
+        if not well_formed or ref.start is None or ref.end is None:
+            ref.start = ref.end = None
+            return ref
+        self.resolve(ref)
+        return ref
+
+    def boundary(self, ref_value: dict[str, Any], side: str, ref_path: Path, ref: Ref) -> Boundary | None:
+        path = ref_path + (side,)
+        value = ref_value.get(side)
+        # The common case first, cheaply: {"line": int, "str": str} and nothing else.
+        if type(value) is dict and len(value) == 2 and type(value.get("line")) is int and type(value.get("str")) is str:
+            return Boundary(value["line"], value["str"], path)
+        if side not in ref_value:
+            self.report("invalid-field", f"this ref has no `{side}`; add `\"{side}\": {{\"line\": N, \"str\": \"...\"}}`", ref_path, ref)
+            return None
+        value = ref_value[side]
+        if not isinstance(value, dict):
+            self.report("invalid-field", f"`{side}` must be an object with `line` and `str`, not {kind_of(value)}", path, ref)
+            return None
+        self.unknown_keys(value, BOUNDARY_KEYS, path, f"`{side}`")
+        line, text, ok = value.get("line"), value.get("str"), True
+        if "line" not in value:
+            self.report("invalid-field", f"`{side}` has no `line`; add the 1-based line number", path, ref)
+            ok = False
+        elif not isinstance(line, int) or isinstance(line, bool):
+            hint = f"; write {int(line)}" if isinstance(line, float) and line.is_integer() else ""
+            self.report("invalid-field", f"`line` must be an integer, not {kind_of(line)} ({show(line)}){hint}", path + ("line",), ref)
+            ok = False
+        if "str" not in value:
+            self.report("invalid-field", f"`{side}` has no `str`; add the boundary string", path, ref)
+            ok = False
+        elif not isinstance(text, str):
+            self.report("invalid-field", f"`str` must be a string, not {kind_of(text)} ({show(text)})", path + ("str",), ref)
+            ok = False
+        return Boundary(line, text, path) if ok else None  # type: ignore[arg-type]
+
+    def resolve(self, ref: Ref) -> None:
+        assert ref.doc_path is not None and ref.start is not None and ref.end is not None
+        document = self.session.by_path.get(ref.doc_path)
+        if document is None:
+            self.report("unknown-path", f"no document has the path {show(ref.doc_path)}; the session's documents are {self.known_documents()}", ref.json_path + ("path",), ref)
+            return
+        ref.document = document
+        failed = False
+        for boundary in (ref.start, ref.end):
+            failed = not self.find_boundary(boundary, document, ref) or failed
+        if ref.start.line > ref.end.line:
+            self.report("lines-reversed", f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap them or fix the lines", ref.start.json_path + ("line",), ref)
+            failed = True
+        if failed:
+            return
+        start_col = ref.start.column
+        end_col = ref.end.column + len(ref.end.str)  # exclusive
+        if ref.start.line == ref.end.line and start_col >= end_col:
+            self.report("boundary-order", f"start {show(ref.start.str)} (column {start_col + 1}) comes after the end of end {show(ref.end.str)} on line {ref.start.line} of {name(document.path)}; the span would be empty. Swap or change the boundaries", ref.start.json_path + ("str",), ref)
+            return
+        begin = document.offset(ref.start.line, start_col)
+        finish = document.offset(ref.end.line, end_col)
+        ref.span = (begin, finish)
+        ref.text = document.content[begin:finish]
+        ref.valid = True
+
+    def find_boundary(self, boundary: Boundary, document: Document, ref: Ref) -> bool:
+        lines = document.lines
+        side = boundary.json_path[-1]
+        if not 1 <= boundary.line <= len(lines):
+            count = len(lines)
+            self.report("line-out-of-range", f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} line{'s' if count != 1 else ''} (1 to {count})", boundary.json_path + ("line",), ref)
+            return False
+        if boundary.str == "":
+            self.report("boundary-empty", f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, unique on line {boundary.line}", boundary.json_path + ("str",), ref)
+            return False
+        line = lines[boundary.line - 1]
+        first = line.find(boundary.str)
+        if first >= 0 and line.find(boundary.str, first + 1) < 0:  # unique: the common case
+            boundary.occurrences, boundary.occurrence_count = [first], 1
+            return True
+        boundary.occurrences, boundary.occurrence_count = occurrences(line, boundary.str)
+        if boundary.occurrence_count == 0:
+            self.report("boundary-not-found", f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the line number and the exact text (matching is exact, case and accents included)", boundary.json_path + ("str",), ref)
+            return False
+        if boundary.occurrence_count > 1:
+            self.report("boundary-ambiguous", f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of {name(document.path)}; extend it until it is unique", boundary.json_path + ("str",), ref)
+            return False
+        return True
+
+    def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
+        path = ref.json_path
+        if "polarity" not in value:
+            self.report("bad-polarity", 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`', path, ref)
+        else:
+            polarity = ref.polarity = value["polarity"]
+            if polarity not in POLARITIES or not isinstance(polarity, str):
+                self.report("bad-polarity", f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"', path + ("polarity",), ref)
+        if "confidence" not in value:
+            self.report("bad-confidence", 'this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)', path, ref)
+            return
+        confidence = ref.confidence = value["confidence"]
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            self.report("bad-confidence", f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)})", path + ("confidence",), ref)
+        elif isinstance(confidence, float) and not math.isfinite(confidence):
+            self.report("bad-confidence", "`confidence` is too large to be a finite number; it must be from 0 to 1", path + ("confidence",), ref)
+        elif not 0 <= confidence <= 1:
+            hint = f"; for a percentage write {confidence / 100:g}" if 1 < confidence <= 100 else ""
+            self.report("bad-confidence", f"`confidence` {show(confidence)} is outside [0, 1]{hint}", path + ("confidence",), ref)
+        elif confidence < LOW_CONFIDENCE:
+            self.report("low-confidence", f"`confidence` {show(confidence)} is below {LOW_CONFIDENCE}: such a weak source is usually better omitted", path + ("confidence",), ref)
+
+
+def _pointer(path: Path) -> str:
+    return "`" + (pointer(path) or "/") + "`"
+
+
+def check(root: Any, memo: CheckMemo | None = None, stop: Stop | None = None) -> tuple[Session, list[Finding], CheckMemo]:
+    """Check a session's plain JSON value: the model, every finding, and a memo for next time.
+
+    With the memo of a previous check, annotations whose values are the same objects and
+    whose documents did not change are not checked again. With ``stop``, raises
+    :class:`Cancelled` soon after it is set.
+    """
+    checker = _Checker(memo, stop)
+    checker.check(root)
+    return checker.session, checker.findings, checker.memo

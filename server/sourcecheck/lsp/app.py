@@ -1,0 +1,174 @@
+"""What every feature sees, and the one shape every feature has.
+
+- :class:`Client`: what was negotiated with the editor at ``initialize`` (position
+  encoding, markdown, pull diagnostics, versioned edits, snippets), fixed for the session.
+- :class:`View`: one version of one document, immutable: its analysis, the client, the
+  settings, and the position helpers that turn the core's offsets into LSP ranges (and back).
+- :class:`Feature`: an entry of the server's feature table (``server.FEATURES``): the LSP
+  method, its options, the function ``f(view, params) -> result`` and the answer to give
+  when there is no view or the function fails.
+
+Nothing here imports a feature; features import this module and the core only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from ..core.analysis import Analysis
+from ..core.positions import Encoding, Position, Span
+from ..core.syntax import Node
+from .settings import Settings
+
+ENCODINGS = {
+    types.PositionEncodingKind.Utf8: Encoding.UTF8,
+    types.PositionEncodingKind.Utf16: Encoding.UTF16,
+    types.PositionEncodingKind.Utf32: Encoding.UTF32,
+}
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+
+class Refused(JsonRpcException):
+    """A request that cannot be done as asked (a rename to a name that exists): answered
+    with an error that says why (LSP's RequestFailed), logged as an expected refusal."""
+
+    CODE = -32803
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """What the editor said it can do, read once at ``initialize``."""
+
+    encoding: Encoding = Encoding.UTF16
+    markdown: bool = True  # hovers may be markdown
+    pull_diagnostics: bool = False  # the client asks for diagnostics (else they are pushed)
+    document_changes: bool = False  # edits may name the document version they are for
+    snippets: bool = False  # completion items may be snippets
+
+    @classmethod
+    def negotiated(cls, capabilities: types.ClientCapabilities, position_encoding: str | None) -> Client:
+        text = capabilities.text_document
+        formats = text.hover.content_format if text and text.hover else None
+        completion = text.completion.completion_item if text and text.completion else None
+        edit = capabilities.workspace.workspace_edit if capabilities.workspace else None
+        return cls(
+            encoding=ENCODINGS.get(position_encoding or "", Encoding.UTF16),  # type: ignore[call-overload]
+            markdown=formats is None or types.MarkupKind.Markdown in formats,
+            pull_diagnostics=bool(text and text.diagnostic),
+            document_changes=bool(edit and edit.document_changes),
+            snippets=bool(completion and completion.snippet_support),
+        )
+
+
+def lsp_position(position: Position) -> types.Position:
+    return types.Position(line=position.line, character=position.character)
+
+
+def lsp_range(span: Span) -> types.Range:
+    return types.Range(start=lsp_position(span.start), end=lsp_position(span.end))
+
+
+@dataclass(slots=True)
+class DocumentMemo:
+    """What a feature keeps for a document from one version to the next (the diagnostics
+    last built, so that the next version rebuilds only those an edit moved). Owned by the
+    document, never by an analysis: analyses are immutable."""
+
+    wire: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One version of one document, as every feature sees it."""
+
+    uri: str
+    version: int
+    analysis: Analysis
+    client: Client = field(default_factory=Client)
+    settings: Settings = field(default_factory=Settings)
+    memo: DocumentMemo = field(default_factory=DocumentMemo)
+
+    @classmethod
+    def of(cls, text: str, *, client: Client | None = None, settings: Settings | None = None, uri: str = "file:///test.sourcecheck.json", version: int = 1) -> View:
+        """A view of ``text`` analysed on the spot: what a feature's unit test starts from."""
+        return cls(uri, version, Analysis(text), client or Client(), settings or Settings())
+
+    @property
+    def text(self) -> str:
+        return self.analysis.text
+
+    @property
+    def encoding(self) -> Encoding:
+        return self.client.encoding
+
+    def offset(self, position: types.Position) -> int:
+        """The text offset of an editor position (clamped to the text, as LSP asks)."""
+        return self.analysis.lines.offset(Position(position.line, position.character), self.client.encoding)
+
+    def position(self, offset: int) -> types.Position:
+        return lsp_position(self.analysis.lines.position(offset, self.client.encoding))
+
+    def range(self, start: int, end: int) -> types.Range:
+        """The editor range of the text offsets ``[start, end)``."""
+        return lsp_range(self.analysis.span(start, end, self.client.encoding))
+
+    def node_range(self, node: Node) -> types.Range:
+        return self.range(node.start, node.end)
+
+    def location(self, start: int, end: int) -> types.Location:
+        return types.Location(uri=self.uri, range=self.range(start, end))
+
+    def workspace_edit(self, edits: Sequence[tuple[int, int, str]]) -> types.WorkspaceEdit:
+        """Replacements of text offsets, for this version of the document when the client
+        can tell versions apart (it then drops an edit made for a text that moved on)."""
+        text_edits = [types.TextEdit(range=self.range(start, end), new_text=text) for start, end, text in edits]
+        if self.client.document_changes:
+            identifier = types.OptionalVersionedTextDocumentIdentifier(uri=self.uri, version=self.version)
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)])
+        return types.WorkspaceEdit(changes={self.uri: text_edits})
+
+
+def text_document_uri(params: Any) -> str | None:
+    """The URI of the document a request is about (``params.textDocument.uri``)."""
+    document = getattr(params, "text_document", None)
+    uri = getattr(document, "uri", None)
+    return uri if isinstance(uri, str) else None
+
+
+@dataclass(frozen=True)
+class Feature(Generic[P, R]):
+    """One entry of the feature table.
+
+    ``function(view, params)`` answers a request about one document; the server finds the
+    view (waiting for the analysis of the newest version) and answers ``fallback`` when
+    there is none (the file is closed, not a session, too large) or when the function fails.
+    ``needs`` names the setting that turns the feature off (answered with ``fallback``),
+    ``when`` the client capability without which the feature is not registered at all.
+    """
+
+    method: str
+    function: Callable[[View, P], R]
+    fallback: R | None = None
+    options: Any = None
+    uri: Callable[[Any], str | None] = text_document_uri
+    needs: Callable[[Settings], bool] | None = None
+    when: Callable[[Client], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Handler(Generic[P, R]):
+    """An entry of the feature table that is about the server, not one document
+    (``initialize``, ``shutdown``, settings): ``function(server, params)``, awaited."""
+
+    method: str
+    function: Callable[[Any, P], Awaitable[R] | R]
+    fallback: R | None = None
+    options: Any = None
+    when: Callable[[Client], bool] | None = None

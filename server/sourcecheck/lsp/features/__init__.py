@@ -1,0 +1,1 @@
+"""Editor features, each a function of one view of a document version (see ``..app``)."""

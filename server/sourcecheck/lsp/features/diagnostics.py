@@ -1,0 +1,161 @@
+"""Diagnostics: every finding of RULES.md on the exact JSON value, as you type.
+
+Clients that can pull diagnostics (``textDocument/diagnostic``) get them by pull, the
+others by push; never both, or an editor shows each twice (the server decides which). An
+ambiguous boundary lists every occurrence in ``relatedInformation``, pointing into the
+document's ``content``. Each diagnostic's JSON is written once and kept while an edit
+cannot have moved it (see :mod:`..wire`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from ...core.analysis import Analysis
+from ...core.display import shorten, visible
+from ...core.incremental import Placement
+from ...core.positions import Encoding, Span
+from ...core.session import Finding, Severity
+from ...core.syntax import StringMap
+from ..app import View
+from ..runtime import COLLECTOR
+from ..wire import Wire, WrittenDiagnostics
+
+SEVERITIES = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+MAX_DIAGNOSTICS = 1000
+"""Diagnostics sent per file; past that an editor only slows down (the CLI lists them all)."""
+
+
+@dataclass(slots=True)
+class Sent:
+    """A finding's diagnostic as last built, and what it was built from."""
+
+    finding: Finding
+    extent: tuple[int, int]
+    content: StringMap | None  # the content string's escape map, for related locations
+    wire: Wire
+    encoded: str  # ``wire`` as JSON text (ASCII)
+
+
+@dataclass(slots=True)
+class WireCache:
+    """The diagnostics built for one analysis of a document, by finding.
+
+    The next version's analysis knows the edit it came from (``Analysis.derived``); a
+    finding it kept, whose line and column the edit cannot have moved, keeps its JSON as
+    it is. A one-character edit in a session with a thousand findings then builds one
+    or two diagnostics, not a thousand."""
+
+    analysis: int  # the analysis's serial number
+    encoding: Encoding
+    sent: dict[int, Sent] = field(default_factory=dict)
+
+
+def wire_range(span: Span) -> Wire:
+    return {"start": {"line": span.start.line, "character": span.start.character}, "end": {"line": span.end.line, "character": span.end.character}}
+
+
+def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
+    """Where each occurrence of an ambiguous boundary sits inside the content string."""
+    ref = finding.ref
+    analysis = view.analysis
+    if ref is None or ref.document is None:
+        return []
+    boundary = ref.start if finding.path[-2:-1] == ("start",) else ref.end
+    if boundary is None:
+        return []
+    line = ref.document.lines[boundary.line - 1]
+    related = []
+    for index, column in enumerate(boundary.occurrences):
+        begin = ref.document.offset(boundary.line, column)
+        extent = analysis.content_extent(ref.document, begin, begin + len(boundary.str))
+        if extent is None:
+            continue
+        context = visible(line[max(0, column - 15) : column + len(boundary.str) + 15])
+        related.append({
+            "location": {"uri": view.uri, "range": wire_range(analysis.span(*extent, view.encoding))},
+            "message": f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: …{shorten(context, 60)}…",
+        })
+    return related
+
+
+def note(code: str, message: str, severity: types.DiagnosticSeverity) -> tuple[Wire, str]:
+    """A diagnostic about the whole file, at its start, with its JSON text."""
+    start = {"line": 0, "character": 0}
+    wire: Wire = {"range": {"start": start, "end": start}, "message": message, "severity": int(severity), "code": code, "source": "sourcecheck"}
+    return wire, json.dumps(wire)
+
+
+def too_large(characters: int, limit_mb: int) -> WrittenDiagnostics:
+    """The one diagnostic of a session file past ``sourcecheck.maxFileSizeMB``."""
+    message = (
+        f"this file holds {characters / 1_000_000:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit_mb}); "
+        "it is not checked. Raise the limit or check it with the sourcecheck command"
+    )
+    return WrittenDiagnostics.of([note("file-too-large", message, types.DiagnosticSeverity.Warning)])
+
+
+def diagnostics(view: View) -> WrittenDiagnostics:
+    """The diagnostics of a view, reusing those of the document's previous version that
+    the edit cannot have moved (kept in ``view.memo``)."""
+    with COLLECTOR.building():  # kept until the next version: see runtime.py
+        return WrittenDiagnostics.of(_diagnostics(view))
+
+
+def report(view: View, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    """A pull report: unchanged when the client has this version's already."""
+    result_id = f"{view.analysis.serial}:{view.encoding.value}"
+    if params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(view), result_id=result_id)
+
+
+def _diagnostics(view: View) -> list[tuple[Wire, str]]:
+    """Each diagnostic and its JSON text."""
+    analysis = view.analysis
+    found = []
+    if len(analysis.findings) > MAX_DIAGNOSTICS:
+        message = f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them"
+        found.append(note("too-many-findings", message, types.DiagnosticSeverity.Information))
+    old = view.memo.wire if isinstance(view.memo.wire, WireCache) else None
+    derived = analysis.derived
+    if old is None or old.encoding is not view.encoding:
+        kept: dict[int, Sent] = {}
+    elif old.analysis == analysis.serial or (derived is not None and derived.previous == old.analysis):
+        kept = old.sent
+    else:
+        kept = {}
+    cache = WireCache(analysis.serial, view.encoding)
+    placed = Placement(analysis.derived, analysis.lines, old is not None and old.analysis == analysis.serial)
+    for finding in analysis.findings[:MAX_DIAGNOSTICS]:
+        extent = analysis.extent(finding)
+        content = _content_map(analysis, finding)
+        previous = kept.get(id(finding))
+        if previous is not None and previous.finding is finding and previous.content is content and placed.unmoved(previous.extent, extent):
+            sent = Sent(finding, extent, content, previous.wire, previous.encoded)
+        else:
+            wire: Wire = {
+                "range": wire_range(analysis.span(*extent, view.encoding)), "message": finding.message,
+                "severity": int(SEVERITIES[finding.severity]), "code": finding.code, "source": "sourcecheck",
+            }
+            if finding.code == "boundary-ambiguous":
+                wire["relatedInformation"] = occurrence_locations(view, finding)
+            sent = Sent(finding, extent, content, wire, json.dumps(wire))
+        cache.sent[id(finding)] = sent
+        found.append((sent.wire, sent.encoded))
+    view.memo.wire = cache
+    return found
+
+
+def _content_map(analysis: Analysis, finding: Finding) -> StringMap | None:
+    """The escape map the related locations of an ambiguous boundary were placed with."""
+    if finding.code != "boundary-ambiguous" or finding.ref is None or finding.ref.document is None:
+        return None
+    return analysis.content_map(finding.ref.document)

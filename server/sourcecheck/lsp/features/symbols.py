@@ -1,0 +1,59 @@
+"""The outline: Documents (path, line count) and Annotations (the claim's text, its sources
+as children with polarity and the first words of their text)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ...core.display import shorten, visible
+from ...core.session import Path, Ref
+from ..app import View
+
+NAME_WIDTH = 60
+
+
+def ref_name(ref: Ref) -> str:
+    if ref.valid:
+        return shorten(visible(ref.text or ""), NAME_WIDTH) or '""'
+    return "(does not resolve)"
+
+
+def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    analysis = view.analysis
+
+    def rng(path: Path) -> types.Range | None:
+        node = analysis.node(path)
+        return view.node_range(node) if node is not None else None
+
+    documents = []
+    for doc in analysis.session.documents:
+        whole, name = rng(doc.json_path), rng(doc.json_path + ("path",))
+        if whole and name:
+            documents.append(types.DocumentSymbol(name=doc.path or '""', detail=f"{len(doc.lines)} lines", kind=types.SymbolKind.File, range=whole, selection_range=name))
+    annotations = []
+    for annotation in analysis.session.annotations:
+        whole = rng(annotation.json_path)
+        if whole is None:
+            continue
+        children = []
+        for source in annotation.sources:
+            source_range = rng(source.json_path)
+            if source_range is None:
+                continue
+            polarity = source.polarity if source.polarity in ("supports", "refutes") else "?"
+            children.append(types.DocumentSymbol(name=f"{polarity}: {ref_name(source)}", detail=f"{source.doc_path or '?'} · {source.confidence}", kind=types.SymbolKind.Field, range=source_range, selection_range=source_range))
+        claim = annotation.claim
+        selection = rng(claim.json_path) if claim else None
+        annotations.append(types.DocumentSymbol(
+            name=ref_name(claim) if claim else "(no claim)", detail=claim.doc_path or "" if claim else "", kind=types.SymbolKind.Event,
+            range=whole, selection_range=selection or whole, children=children,
+        ))
+    groups = []
+    for title, path, children, kind in (("Documents", ("documents",), documents, types.SymbolKind.Module), ("Annotations", ("annotations",), annotations, types.SymbolKind.Namespace)):
+        if analysis.session.shape == "cli" and title == "Documents":
+            path = ("session", "documents")
+        whole = rng(path)
+        if whole is not None:
+            groups.append(types.DocumentSymbol(name=title, detail=str(len(children)), kind=kind, range=whole, selection_range=whole, children=children))
+    return groups
+

@@ -1,0 +1,96 @@
+"""Rich text for hovers that cannot be abused by the document text it shows.
+
+Document text is untrusted: it goes only into fenced code blocks whose fence is longer
+than any backtick run in it, or into inline code spans sized the same way, after every
+control and bidirectional character has been escaped. No link, HTML or command from a
+document can get through. Without markdown support the same content is plain text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lsprotocol import types
+
+from ..core.display import visible
+from ..core.explain import Block, Code, Para, Plain, Rule, Strong, Text
+
+_BACKTICKS = re.compile(r"`+")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~&])")
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(m.group()) for m in _BACKTICKS.finditer(text)), default=0)
+
+
+class RichText:
+    """Paragraphs of prose, inline code and code blocks, rendered as markdown or plain text."""
+
+    def __init__(self, markdown: bool) -> None:
+        self.markdown = markdown
+        self.blocks: list[str] = []
+
+    def code(self, text: str) -> str:
+        """An inline code span for untrusted text (one line)."""
+        shown = visible(text)
+        if not self.markdown:
+            return shown
+        fence = "`" * (_longest_backtick_run(shown) + 1)
+        pad = " " if shown.startswith("`") or shown.endswith("`") or not shown.strip() else ""
+        return f"{fence}{pad}{shown}{pad}{fence}"
+
+    def strong(self, text: str) -> str:
+        """Bold prose that we wrote (escaped all the same)."""
+        if not self.markdown:
+            return text
+        return "**" + _MARKDOWN_SPECIAL.sub(r"\\\1", text) + "**"
+
+    def text(self, text: str) -> str:
+        """Prose that may quote untrusted values (a finding's message): escaped, one line."""
+        shown = visible(text)
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", shown) if self.markdown else shown
+
+    def para(self, *parts: str) -> None:
+        self.blocks.append("".join(parts))
+
+    def block(self, text: str) -> None:
+        """A fenced code block for untrusted text; newlines kept, everything else visible."""
+        shown = visible(text, keep_newlines=True)
+        if not self.markdown:
+            self.blocks.append("\n".join("  " + line for line in shown.split("\n")))
+            return
+        fence = "`" * max(3, _longest_backtick_run(shown) + 1)
+        self.blocks.append(f"{fence}text\n{shown}\n{fence}")
+
+    def rule(self) -> None:
+        self.blocks.append("---" if self.markdown else "")
+
+    def add(self, text: Text) -> None:
+        """Blocks of the core's plain description (see ``core/explain.py``)."""
+        for block in text:
+            if isinstance(block, Para):
+                self.para(*(self.inline(part) for part in block.parts))
+            elif isinstance(block, Block):
+                self.block(block.text)
+            elif isinstance(block, Rule):
+                self.rule()
+
+    def inline(self, part: str | Code | Strong | Plain) -> str:
+        if isinstance(part, Code):
+            return self.code(part.text)
+        if isinstance(part, Strong):
+            return self.strong(part.text)
+        if isinstance(part, Plain):
+            return self.text(part.text)
+        return part
+
+    def markup(self) -> types.MarkupContent:
+        kind = types.MarkupKind.Markdown if self.markdown else types.MarkupKind.PlainText
+        return types.MarkupContent(kind=kind, value="\n\n".join(self.blocks))
+
+
+def rendered(text: Text, markdown: bool) -> types.MarkupContent:
+    """The core's description as markdown (or plain text), document text kept inert."""
+    out = RichText(markdown)
+    out.add(text)
+    return out.markup()

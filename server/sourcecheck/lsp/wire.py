@@ -1,0 +1,82 @@
+"""Diagnostics on the wire, written once.
+
+A session with a thousand findings is resent whole after every edit (LSP has no partial
+update). Encoding a thousand diagnostics again took as long as checking the edit, so each
+diagnostic's JSON text is written once and kept while the edit cannot have moved it
+(:mod:`.features.diagnostics`); a message carrying a :class:`WrittenDiagnostics` list goes
+out with that text in place of the list, and is otherwise exactly what pygls would send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
+
+log = logging.getLogger("sourcecheck")
+
+Wire = dict[str, Any]
+"""A diagnostic in its JSON form, as sent."""
+
+# Stands for the list while the rest of the message is encoded; unique to this process,
+# so no text of the message can hold it.
+_PLACEHOLDER = f"sourcecheck-diagnostics-{uuid.uuid4().hex}"
+_QUOTED_PLACEHOLDER = json.dumps(_PLACEHOLDER)
+
+
+class WrittenDiagnostics(list[Wire]):
+    """A document's diagnostics (as JSON values) with the JSON text of the whole list."""
+
+    encoded: str = "[]"
+
+    @classmethod
+    def of(cls, pairs: list[tuple[Wire, str]]) -> WrittenDiagnostics:
+        """From each diagnostic and its JSON text."""
+        found = cls(wire for wire, _ in pairs)
+        found.encoded = "[" + ",".join(text for _, text in pairs) + "]"
+        return found
+
+
+def encode_with_written_diagnostics(data: Any, serialize: Callable[[Any], Any]) -> str | None:
+    """The JSON body of a message that carries written diagnostics (a pull report or a
+    publish notification), or None for any other message. The message is turned into
+    JSON values as pygls does (``serialize``), with the written text in the list's place."""
+    result = getattr(data, "result", None)
+    params = getattr(data, "params", None)
+    if isinstance(result, types.RelatedFullDocumentDiagnosticReport) and isinstance(result.items, WrittenDiagnostics):
+        written, outer, inner = result.items.encoded, "result", "items"
+        data = attrs.evolve(data, result=attrs.evolve(result, items=[]))
+    elif isinstance(params, types.PublishDiagnosticsParams) and isinstance(params.diagnostics, WrittenDiagnostics):
+        written, outer, inner = params.diagnostics.encoded, "params", "diagnostics"
+        data = attrs.evolve(data, params=attrs.evolve(params, diagnostics=[]))
+    else:
+        return None
+    message = serialize(data)
+    message[outer][inner] = _PLACEHOLDER
+    return json.dumps(message, default=serialize).replace(_QUOTED_PLACEHOLDER, written, 1)
+
+
+def send(protocol: Any, body: str) -> None:
+    """Write a JSON body as pygls's ``_send_data`` does (headers, errors and all)."""
+    if protocol.writer is None:
+        log.error("unable to send data: no transport")
+        return
+    try:
+        header = f"Content-Length: {len(body.encode(protocol.CHARSET))}\r\nContent-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n"
+        result = protocol.writer.write(((header if protocol._include_headers else "") + body).encode(protocol.CHARSET))
+        if inspect.isawaitable(result):
+            asyncio.ensure_future(result)
+    except BrokenPipeError:
+        log.error("the editor closed the connection while diagnostics were being sent")
+        raise
+    except Exception as error:  # as pygls does: reported, never fatal
+        log.error("sending diagnostics failed: %s", error)
+        protocol._server._report_server_error(error, JsonRpcInternalError)

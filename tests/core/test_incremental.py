@@ -1,0 +1,247 @@
+"""Incremental checking gives exactly what checking the final text from scratch gives."""
+
+import gc
+import json
+import random
+from unittest.mock import patch
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.sessiongen import generate
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.positions import Encoding, LineStarts, LineTable
+from sourcecheck.core.text import Text
+
+PIECES = ["x", "", '"', "\\", "{", "}", ",", "\n", "\r\n", "中", "🚀", " ", "e", "1", ":", "the", "\\n", "\\u00e9"]
+# What a writer mostly types: inside a string none of these breaks the JSON, so a session
+# stays valid for long and its edits take the incremental paths.
+TYPING = ["x", "", "中", "🚀", " ", "e", "1", "the", "\\n", "\\u00e9"]
+
+
+def fingerprint(analysis: Analysis):
+    return (
+        [(f.code, f.pointer, f.message, analysis.extent(f), analysis.finding_span(f, Encoding.UTF16)) for f in analysis.findings],
+        [(r.json_path, r.valid, r.text) for r in analysis.session.refs],
+        list(analysis.lines.starts),
+    )
+
+
+def random_edit(rng: random.Random, text: str, pieces: list[str]) -> tuple[int, int, str]:
+    roll = rng.random() * (0.8 if pieces is TYPING else 1.0)  # typing: never text between values
+    if roll < 0.6:  # inside a string value, as when typing in a ref or in content
+        at = text.find('"str": "', rng.randrange(len(text)))
+        at = at + 8 if at >= 0 else rng.randrange(len(text))
+    elif roll < 0.7:
+        at = text.find('"content": "', rng.randrange(len(text)))
+        at = at + 15 if at >= 0 else rng.randrange(len(text))
+    elif roll < 0.8:  # whitespace typed or deleted, mostly between values (after a comma)
+        at = text.find(",", rng.randrange(len(text))) + 1 if rng.random() < 0.7 else rng.randrange(len(text) + 1)
+        end = at
+        while end < len(text) and text[end] in " \n\r\t" and end - at < 4:
+            end += 1
+        return at, end, rng.choice(["", " ", "\n", "\n  ", "\t", "\r\n"])
+    else:
+        at = rng.randrange(len(text) + 1)
+    end = min(len(text), at + rng.choice([0, 0, 0, 1, 2, 5]))
+    if pieces is TYPING:  # deletes within the string, never its quote or an escape
+        end = min([end, *(found for found in (text.find('"', at), text.find("\\", at)) if found >= 0)])
+    return at, end, rng.choice(pieces)
+
+
+def run_edits(seed: int, steps: int, analyse_every: int = 1, pieces: list[str] = PIECES) -> None:
+    rng = random.Random(seed)
+    # Half the sessions start valid: a broken one (duplicate keys) is always checked in full.
+    text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3 if seed % 2 else 0.0).text(indent=rng.choice([None, 1, 2]))
+    analysis = Analysis(text)
+    analysis.findings and analysis.finding_span(analysis.findings[0])  # build the line table, as the server does
+    source = Text(text)  # as the server keeps it: a piece table
+    for step in range(steps):
+        start, end, inserted = random_edit(rng, text, pieces)
+        text = text[:start] + inserted + text[end:]
+        source = source.edited(start, end, inserted)
+        lines = analysis.lines.patched(source, start, end, inserted)
+        # As the server does: incrementally when the edit allows, else in full.
+        analysis = Analysis.incremental(source, analysis, (start, end, inserted), lines=lines) or Analysis(source, lines=lines)
+        if step % analyse_every == 0:
+            assert fingerprint(analysis) == fingerprint(Analysis(text)), (seed, step)
+
+
+def test_random_edit_sequences_match_a_full_recheck():
+    for seed in range(30):
+        run_edits(seed, 40)
+        run_edits(seed, 40, pieces=TYPING)
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_random_edit_sequences_match_a_full_recheck_hypothesis(seed):
+    run_edits(seed, 15, pieces=PIECES if seed % 2 else TYPING)
+
+
+def test_whitespace_between_values_is_checked_incrementally():
+    """A line break typed between two annotations, an indent changed, a blank line removed:
+    the values stay, everything after moves, and no full parse is needed."""
+    text = generate(4, documents=2, lines=8, annotations=10, broken=0.0).text(indent=2)
+    first = text.index("{", text.index('"annotations"'))
+    between = text.index(",", json.JSONDecoder().raw_decode(text, first)[1]) + 1  # after the first annotation
+    after_colon = text.index('"claim":') + len('"claim":')  # inside an annotation: that item is decoded again
+    places = [(between, "\n", True), (between, "    ", True), (0, "\n", True), (len(text), "\n\n", True), (text.index('"documents"'), "\t", True), (after_colon, "\n      ", False)]
+    for at, inserted, between_items in places:
+        for start, end, piece, before in [(at, at, inserted, text), (at, at + len(inserted), "", text[:at] + inserted + text[at:])]:
+            after = before[:start] + piece + before[end:]
+            analysis = Analysis.incremental(after, Analysis(before), (start, end, piece))
+            assert analysis is not None, (at, inserted)
+            assert (analysis.tree.replaced is None) == between_items  # no item was decoded again
+            assert fingerprint(analysis) == fingerprint(Analysis(after))
+    # Whitespace inside a string is content; inside a number it splits it.
+    inside = text.index('"str": "') + len('"str": "') + 1
+    spaced = text[:inside] + " " + text[inside:]
+    analysis = Analysis.incremental(spaced, Analysis(text), (inside, inside, " "))
+    assert analysis is not None and fingerprint(analysis) == fingerprint(Analysis(spaced))
+    assert analysis.value != Analysis(text).value
+    number = text.index('"line": ') + len('"line": ') + 1
+    split = text[:number] + " " + text[number:]
+    analysis = Analysis.incremental(split, Analysis(text), (number, number, " ")) or Analysis(split)
+    assert fingerprint(analysis) == fingerprint(Analysis(split))
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab\n\r中🚀")), max_size=40), st.data(), st.sampled_from([4096, 1, 2, 3]))
+def test_a_patched_line_table_equals_a_fresh_one(text, data, block_size):
+    """Also with tiny blocks of line starts, so that edits span, split and merge blocks;
+    a series of edits, as in an editor, each patched onto the table before."""
+    with patch.object(LineStarts, "SIZE", block_size):
+        table = LineTable(text)
+        for _ in range(data.draw(st.integers(1, 4))):
+            start = data.draw(st.integers(0, len(text)))
+            end = data.draw(st.integers(start, len(text)))
+            inserted = data.draw(st.text(alphabet=st.sampled_from(list("xy\n\r🚀")), max_size=6))
+            new = text[:start] + inserted + text[end:]
+            old, before = table, list(table.starts)
+            table = table.patched(new, start, end, inserted)
+            assert list(old.starts) == before  # the earlier version's table is left as it was
+            fresh = LineTable(new)
+            assert list(table.starts) == list(fresh.starts)
+            assert [table.line_of(offset) for offset in range(len(new) + 1)] == [fresh.line_of(offset) for offset in range(len(new) + 1)]
+            assert [table.starts[line] for line in range(len(fresh.starts))] == list(fresh.starts)
+            text = new
+
+
+def test_columns_on_very_long_lines_use_checkpoints_and_stay_exact():
+    line = "".join(random.Random(1).choice(["a", "中", "🚀", "é"]) for _ in range(20_000))
+    table = LineTable("x\n" + line + "\ny")
+    for offset in [2, 3, 2050, 4097, 12_345, 20_001]:
+        for encoding in Encoding:
+            expected = len(line[: offset - 2].encode({"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}[encoding.value])) // {"utf-8": 1, "utf-16": 2, "utf-32": 4}[encoding.value]
+            assert table.position(offset, encoding).character == expected
+
+
+def test_offsets_on_very_long_lines_round_trip_through_checkpoints():
+    line = "".join(random.Random(2).choice(["a", "中", "🚀", "é"]) for _ in range(20_000))
+    table = LineTable("x\n" + line + "\ny")
+    for offset in range(2, 20_002, 997):
+        for encoding in Encoding:
+            assert table.offset(table.position(offset, encoding), encoding) == offset
+
+
+def test_an_unknown_path_message_follows_the_documents_after_an_edit():
+    """The message lists the session's documents: renaming one must reach an annotation
+    that was not edited (it was once kept from the previous check)."""
+    text = (
+        '{"documents": [{"path": "a", "content": "one two"}, {"path": "b", "content": "x"}],\n'
+        ' "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "two"}},\n'
+        '   "sources": [{"path": "zz", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 0.9}]}]}'
+    )
+    analysis = Analysis(text)
+    at = text.index('"b"') + 1
+    edited = text[:at] + "c" + text[at + 1 :]
+    analysis = Analysis.incremental(edited, analysis, (at, at + 1, "c"))
+    assert analysis is not None
+    [message] = [f.message for f in analysis.findings if f.code == "unknown-path"]
+    assert "`c`" in message and "`b`" not in message
+
+
+def test_analyses_leave_no_reference_cycles():
+    """The server freezes the collector's view of each analysis (see documents.py), so an
+    old version must be freed by reference counting alone: no cycle may hold it."""
+    text = generate(3, documents=2, lines=8, annotations=10, broken=0.3).text(indent=2)
+    gc.collect()
+    gc.disable()
+    try:
+        analysis = Analysis(text)
+        for finding in analysis.findings:
+            analysis.finding_span(finding)
+        at = text.index('"str": "') + 9
+        edited = text[:at] + "x" + text[at:]
+        successor = Analysis.incremental(edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x"))
+        assert successor is not None and successor.derived is not None  # the incremental path was taken
+        [successor.finding_span(finding) for finding in successor.findings]
+        del analysis, successor
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_a_relinked_ref_keeps_everything_but_its_annotation():
+    """``Ref.relinked`` lists the fields by hand, for speed: a new field must not be lost."""
+    import dataclasses
+
+    analysis = Analysis(generate(5, documents=2, lines=8, annotations=4, broken=0.0).text(indent=2))
+    ref = analysis.session.refs[0]
+    annotation = analysis.session.annotations[-1]
+    copy = ref.relinked(annotation)
+    assert copy.annotation is annotation
+    for field in dataclasses.fields(ref):
+        if field.name != "annotation_link":
+            assert getattr(copy, field.name) is getattr(ref, field.name), field.name
+
+
+def test_a_full_analysis_stops_when_told_to():
+    """The server calls off the analysis of a text an edit has replaced (see documents.py)."""
+    import threading
+
+    import pytest
+
+    from sourcecheck.core.analysis import Cancelled
+
+    stop = threading.Event()
+    stop.set()
+    text = generate(7, documents=2, lines=8, annotations=10, broken=0.3).text(indent=2)
+    with pytest.raises(Cancelled):
+        Analysis(text, stop=stop)
+    unset = Analysis(text, stop=threading.Event())
+    assert [(f.code, f.pointer) for f in unset.findings] == [(f.code, f.pointer) for f in Analysis(text).findings]
+
+
+def test_the_previous_analysis_hands_its_tree_over_and_keeps_its_findings():
+    """An incremental analysis takes the previous version's tree: reading that tree again
+    raises instead of reporting positions of a text it never had; its model stays readable."""
+    import pytest
+
+    from sourcecheck.core.syntax import MovedOut
+
+    text = generate(11, documents=2, lines=8, annotations=6, broken=0.3).text(indent=2)
+    previous = Analysis(text)
+    findings = [(f.code, f.pointer, previous.extent(f)) for f in previous.findings]
+    refs = [(r.json_path, r.valid, r.text) for r in previous.session.refs]
+    at = text.index('"str": "') + 9
+    edited = text[:at] + "x" + text[at:]
+    successor = Analysis.incremental(edited, previous, (at, at, "x"))
+    assert successor is not None
+    with pytest.raises(MovedOut):
+        previous.place_at(at)
+    with pytest.raises(MovedOut):
+        previous.node(("annotations", 0))
+    assert [(f.code, f.pointer, previous.extent(f)) for f in previous.findings] == findings
+    assert [(r.json_path, r.valid, r.text) for r in previous.session.refs] == refs
+    assert successor.place_at(at) is not None
+
+
+def test_an_edit_that_needs_a_full_analysis_leaves_the_previous_tree_as_it_was():
+    text = generate(12, documents=2, lines=8, annotations=6, broken=0.0).text(indent=2)
+    previous = Analysis(text)
+    at = text.index('"annotations"')
+    edited = text[:at] + "x" + text[at:]
+    assert Analysis.incremental(edited, previous, (at, at, "x")) is None
+    assert previous.place_at(at) is not None and previous.tree.root is not None
+

@@ -1,0 +1,82 @@
+"""The checker agrees with an independent reading of RULES.md on generated sessions."""
+
+import json
+import random
+
+import pytest
+
+from bench.sessiongen import generate
+from sourcecheck.cli.main import report_json
+from sourcecheck.core.analysis import Analysis
+from tests.support.oracle import judge
+
+
+def compare(text: str) -> None:
+    expected = judge(text)
+    got = report_json_for(text)
+    assert got["exit_code"] == expected["exit_code"]
+    if expected["refs"] is None:  # not JSON: only the verdict is fixed
+        assert "invalid-json" in {f["code"] for f in got["findings"]}
+        return
+    assert sorted((f["code"], f["pointer"]) for f in got["findings"]) == sorted(expected["findings"])
+    assert got["refs"] == expected["refs"]
+
+
+def report_json_for(text: str) -> dict:
+    from sourcecheck.cli.main import Checked
+
+    return report_json(Checked("t", Analysis(text)))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_generated_sessions_agree_with_the_oracle(seed):
+    generated = generate(seed, documents=3, lines=12, annotations=25, broken=0.25, shape="cli" if seed % 3 == 0 else "spec")
+    compare(generated.text(indent=None if seed % 2 else 2))
+
+
+MUTATIONS = [
+    lambda s, r: s["annotations"][0].pop("claim"),
+    lambda s, r: s["annotations"][0].__setitem__("sources", []),
+    lambda s, r: s["annotations"][0].__setitem__("sources", {"a": 1}),
+    lambda s, r: s["annotations"][0]["sources"].append("not a ref"),
+    lambda s, r: s["annotations"][0]["sources"].append(dict(s["annotations"][0]["sources"][0])),
+    lambda s, r: s["annotations"][0]["sources"][0].__setitem__("path", s["annotations"][0]["claim"]["path"]),
+    lambda s, r: s["annotations"][0]["claim"].__setitem__("polarity", "supports"),
+    lambda s, r: s["annotations"][0]["claim"]["start"].__setitem__("line", True),
+    lambda s, r: s["annotations"][0]["claim"]["start"].__setitem__("line", 2.0),
+    lambda s, r: s["annotations"][0]["claim"]["end"].__setitem__("str", 7),
+    lambda s, r: s["annotations"][0]["claim"].pop("end"),
+    lambda s, r: s["annotations"][0]["claim"].__setitem__("start", []),
+    lambda s, r: s["annotations"][0]["sources"][0].pop("polarity"),
+    lambda s, r: s["annotations"][0]["sources"][0].pop("confidence"),
+    lambda s, r: s["annotations"][0]["sources"][0].__setitem__("confidence", True),
+    lambda s, r: s["annotations"][0]["sources"][0].__setitem__("confidence", 0.0),
+    lambda s, r: s["annotations"][0]["sources"][0].__setitem__("confidence", 0.29),
+    lambda s, r: s["annotations"][0]["sources"][0].__setitem__("polarity", None),
+    lambda s, r: s["documents"].append({"path": s["documents"][1]["path"], "content": "x"}),
+    lambda s, r: s["documents"].append({"path": "crlf", "content": "a\r\nb"}),
+    lambda s, r: s["documents"].append({"path": 3, "content": "x"}),
+    lambda s, r: s["documents"].append({"content": "x"}),
+    lambda s, r: s["documents"].append("doc"),
+    lambda s, r: s.__setitem__("extra", 1),
+    lambda s, r: s.pop("annotations"),
+    lambda s, r: s.pop("documents"),
+    lambda s, r: s.__setitem__("documents", {}),
+    lambda s, r: s.__setitem__("annotations", "none"),
+    lambda s, r: s["annotations"].append(3),
+    lambda s, r: s["annotations"][0]["claim"].__setitem__("path", s["documents"][0]["path"] + "?"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(MUTATIONS)))
+def test_every_kind_of_broken_session_agrees_with_the_oracle(index):
+    rng = random.Random(index)
+    for seed in range(3):
+        session = generate(seed + 100 * index, documents=2, lines=6, annotations=3, broken=0.0).session
+        MUTATIONS[index](session, rng)
+        compare(json.dumps(session, ensure_ascii=False, indent=1))
+
+
+def test_a_non_object_root_and_non_json_agree_with_the_oracle():
+    for text in ["[]", "3", '"x"', "null", "{", "", '{"documents": [], "annotations": [], }', '{"a": NaN}']:
+        compare(text)

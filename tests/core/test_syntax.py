@@ -1,0 +1,185 @@
+"""Parsing JSON with positions: strict about JSON, never giving up, exact through escapes."""
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sourcecheck.core.syntax import JArray, JLazy, JObject, JString, StringMap, decode_lenient, encode_string, parse, to_python
+
+
+def issues(text):
+    return [(i.start, i.message) for i in parse(text).issues]
+
+
+def test_valid_json_has_no_issues_and_keeps_its_values():
+    text = '{"a": [1, -0, 1.5e3, true, false, null, "x\\u00e9"], "b": {}}'
+    tree = parse(text)
+    assert tree.issues == []
+    assert to_python(tree.root) == json.loads(text)
+
+
+def test_every_value_knows_its_extent():
+    text = '{"key": ["v", 12]}'
+    tree = parse(text)
+    member = tree.root.members[0]
+    assert (member.key.start, member.key.end) == (1, 6)
+    array = member.value
+    assert isinstance(array, JArray)
+    assert [(n.start, n.end) for n in array.items] == [(9, 12), (14, 16)]
+
+
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        ('{"a": NaN}', 6, "NaN"),
+        ('{"a": Infinity}', 6, "Infinity"),
+        ('{"a": -Infinity}', 6, "digits"),
+        ('{"a": 1, }', 7, "trailing comma"),
+        ("[1, 2, ]", 5, "trailing comma"),
+        ('{"a": 1 // note\n}', 8, "comments"),
+        ('{"a": /* x */ 1}', 6, "comments"),
+        ("{'a': 1}", 1, "double quotes"),
+        ('{"a": 01}', 6, "not a JSON number"),
+        ('{"a" 1}', 4, "expected `:`"),
+        ('{"a": }', 6, "has no value"),
+        ('{"a": "\\x"}', 7, "not a JSON escape"),
+        ('{"a": "tab\there"}', 10, "control character"),
+        ('{"a": 1 "b": 2}', 8, "comma is missing"),
+        ("\ufeff{}", 0, "byte order mark"),
+        ("", 0, "no JSON value"),
+        ("  \n ", 0, "no JSON value"),
+        ("{} {}", 3, "after the end"),
+    ],
+)
+def test_what_is_not_json_is_reported_where_it_breaks(text, where, words):
+    found = issues(text)
+    assert found, text
+    assert found[0][0] == where
+    assert words in found[0][1]
+
+
+def test_half_typed_json_keeps_every_complete_annotation():
+    text = '{"annotations": [{"claim": 1}, {"claim": 2}, {"claim": {"path": "a", "start": {"li'
+    tree = parse(text)
+    assert len(tree.issues) == 1 and tree.issues[0].start == len(text)
+    items = tree.root.member("annotations").value.items
+    assert [to_python(i) for i in items[:2]] == [{"claim": 1}, {"claim": 2}]
+
+
+def test_an_unclosed_string_ends_at_its_line_and_the_next_lines_still_parse():
+    text = '{"a": "oops,\n "b": 2}'
+    tree = parse(text)
+    assert "never closed" in tree.issues[0].message
+    assert to_python(tree.root)["b"] == 2
+
+
+def test_session_arrays_are_decoded_lazily_and_expand_to_the_same_value():
+    text = '{"documents": [{"path": "a", "content": "x\\ny"}], "annotations": [{"claim": {"path": "a"}}]}'
+    tree = parse(text)
+    lazy = tree.root.member("documents").value.items[0]
+    assert isinstance(lazy, JLazy)
+    expanded = tree.expand(lazy)
+    assert isinstance(expanded, JObject)
+    assert to_python(expanded) == lazy.value
+    assert tree.node_at_path(("annotations", 0, "claim", "path")).start == text.index('"a"}}')
+
+
+def test_duplicate_keys_are_found_and_the_last_one_wins():
+    text = '{"annotations": [{"claim": 1, "claim": 2}], "x": {"k": 1, "k": 2}}'
+    tree = parse(text)
+    assert to_python(tree.root) == {"annotations": [{"claim": 2}], "x": {"k": 2}}
+    assert [d.path for d in tree.duplicates] == [("x", "k")]
+    lazy = tree.root.member("annotations").value.items[0]
+    assert lazy.has_duplicates
+    tree.expand(lazy)
+    assert [d.path for d in tree.duplicates] == [("x", "k"), ("annotations", 0, "claim")]
+
+
+def test_keys_with_escapes_are_their_decoded_names():
+    tree = parse('{"pa\\u0074h": 1}')
+    assert to_python(tree.root) == {"path": 1}
+
+
+def test_extreme_numbers_keep_their_json_values():
+    tree = parse('[1e999, -0, 0.30000000000000004, 123456789012345678901234567890]')
+    assert to_python(tree.root) == [float("inf"), 0, 0.30000000000000004, 123456789012345678901234567890]
+
+
+def test_deep_nesting_is_reported_not_a_crash():
+    text = '{"annotations": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    tree = parse(text)
+    assert any("nested more than" in i.message for i in tree.issues)
+
+
+def test_lone_surrogate_escapes_decode_to_lone_surrogates():
+    tree = parse('["\\ud800", "\\ud83d\\ude80"]')
+    assert to_python(tree.root) == ["\ud800", "🚀"]
+
+
+def test_encode_string_escapes_what_utf8_cannot_hold():
+    assert encode_string('a"\n\ud800é') == '"a\\"\\n\\ud800é"'
+    assert json.loads(encode_string("x\u2028y")) == "x\u2028y"
+
+
+escaped_text = st.text(alphabet=st.sampled_from(list('ab"\\\n\t\u00e9中🚀\x01\u2028/\ud800')), max_size=30)
+
+
+@given(escaped_text, st.booleans())
+def test_string_offsets_map_back_through_every_kind_of_escape(value, ascii_only):
+    literal = json.dumps(value, ensure_ascii=ascii_only)
+    if not ascii_only:  # raw lone surrogates cannot be in a file; write them escaped
+        literal = encode_string(value)
+    text = '{"content": ' + literal + "}"
+    node = parse(text).root.members[0].value
+    assert isinstance(node, JString) and node.value == value
+    mapping = StringMap(text, node)
+    assert mapping.length == len(value)
+    for i in range(len(value)):
+        start, end = mapping.raw_range(i, i + 1)
+        assert json.loads('"' + text[start:end] + '"') == value[i]
+    assert mapping.raw_offset(len(value)) == node.end - 1
+
+
+@given(st.text(alphabet=st.sampled_from(list('ab\\"u0dD8e9x')), max_size=20))
+def test_lenient_decoding_gives_one_code_point_per_escape(body):
+    decoded = decode_lenient(body)
+    assert isinstance(decoded, str)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values, st.sampled_from([None, 0, 2]), st.booleans())
+def test_any_json_value_parses_to_what_json_loads_gives(value, indent, ascii_only):
+    text = json.dumps({"annotations": [value], "documents": [value], "other": value}, indent=indent, ensure_ascii=ascii_only)
+    tree = parse(text)
+    assert tree.issues == []
+    assert to_python(tree.root) == json.loads(text)
+
+
+@given(st.text(alphabet=st.sampled_from(list('{}[]:,"\\ \n\rtruefalsnl0123456789-.eE/*ab\ud800中🚀\x00')), max_size=80))
+def test_any_text_parses_without_raising(text):
+    tree = parse(text)
+    assert all(0 <= issue.start <= issue.end <= len(text) for issue in tree.issues)
+    if tree.root is not None:
+        to_python(tree.root)
+
+
+TOKENS = ["{", "}", "[", "]", ":", ",", '"', "\\", " ", "\n", "1", "0.5", "true", "null", '"path"', '"documents"', '"annotations"', '"claim"', '"sources"', '"start"', '"end"', '"line"', '"str"', '"a"', '"content"', '"polarity"', '"confidence"']
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=60).map("".join))
+def test_any_text_is_analysed_without_raising(text):
+    from sourcecheck.core.analysis import Analysis
+
+    analysis = Analysis(text)
+    for finding in analysis.findings:
+        start, end = analysis.extent(finding)
+        assert 0 <= start <= end <= len(text)
+        analysis.finding_span(finding)
