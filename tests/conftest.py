@@ -1,4 +1,12 @@
-import pytest
+"""Fixtures for the end-to-end tests: one real server per test module and client profile.
+
+Starting a server and initializing it takes about half a second, so the tests of a module
+share one (``client``, module-scoped) and each gets a fresh ``editor`` on it, which closes
+what it opened when the test ends. A test that changes the server's settings or counts its
+requests starts a server of its own (``fresh_editor``, or ``started(...)``).
+"""
+
+import pytest_asyncio
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
@@ -6,15 +14,30 @@ from pytest_lsp import LanguageClient, client_capabilities
 from tests.support.lsp_support import PROFILES, SERVER, Editor
 
 
-@pytest_lsp.fixture(config=SERVER, params=PROFILES)
-async def client(request, lsp_client: LanguageClient):
-    """The real server over stdio, initialized as a real client (VS Code, Neovim 0.11) does."""
+async def initialized(request, lsp_client: LanguageClient):
     lsp_client.init_result = await lsp_client.initialize_session(types.InitializeParams(capabilities=client_capabilities(request.param)))
     yield
     await lsp_client.shutdown_session()
 
 
-@pytest.fixture
-def editor(client):
-    """An editor on that server: open, change and ask, positions in the negotiated encoding."""
-    return Editor(client, client.init_result)
+client = pytest_lsp.fixture(initialized, config=SERVER, params=PROFILES, scope="module")
+"""The real server over stdio, initialized as a real client (VS Code, Neovim 0.11) does."""
+
+own_client = pytest_lsp.fixture(initialized, config=SERVER, params=PROFILES)
+"""A server for one test alone."""
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def editor(client):
+    """An editor on the module's server: open, change and ask, positions in the negotiated
+    encoding. What it opened is closed afterwards, and the next test starts clean."""
+    editor = Editor(client, client.init_result)
+    client.published.clear()
+    yield editor
+    await editor.close_all()
+
+
+@pytest_asyncio.fixture
+async def fresh_editor(own_client):
+    """An editor on a server of its own (for a test that changes the server's settings)."""
+    return Editor(own_client, own_client.init_result)

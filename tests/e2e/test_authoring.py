@@ -72,7 +72,9 @@ async def test_inlay_hints_escape_newlines_and_control_characters(editor):
     assert labels == ['"one\\ttwo\\nthree\\u202e four"', '✗ 1 "x"']
 
 
-async def test_a_changed_setting_takes_effect_without_a_restart(editor, client):
+async def test_a_changed_setting_takes_effect_without_a_restart(fresh_editor):
+    editor = fresh_editor
+    client = editor.client
     uri, _ = open_article(editor)
     client.set_configuration({"inlayHints": {"maxLength": 10}}, section="sourcecheck")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))

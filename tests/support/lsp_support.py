@@ -66,6 +66,15 @@ class Editor:
         self.texts[uri], self.versions[uri] = text, 1
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
 
+    async def close_all(self) -> None:
+        """Close every document this editor opened, and wait until the server has taken it
+        in (a request is answered only after the notifications before it)."""
+        for uri in self.texts:
+            self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+        await self.client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///flush.json"), position=types.Position(line=0, character=0)))
+        self.client.published.clear()  # type: ignore[attr-defined]
+        self.texts.clear()
+
     def replace_all(self, uri: str, text: str) -> None:
         self.texts[uri] = paired(text)
         self.versions[uri] += 1

@@ -260,8 +260,8 @@ def check_all(files: list[str], fmt: str, colour: bool, jobs: int, max_size_mb: 
 def main(argv: list[str] | None = None) -> int:
     # Whatever a document holds, printing it must not fail.
     for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     gc.disable()  # a short run that allocates much and frees little: the collector only costs
     fmt = args.format or ("json" if args.json else "human")

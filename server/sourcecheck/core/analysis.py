@@ -100,18 +100,19 @@ class Analysis:
         if previous is not None:
             assert edit is not None
             self.derived = Derivation.of(previous.serial, previous.source, edit)
-        self._inherited_maps = previous.__dict__.get("_content_maps", {}) if reused else {}  # type: ignore[union-attr]
+        self._inherited_maps = previous.__dict__.get("_content_maps", {}) if previous is not None else {}
         self.session: Session
+        rule_findings: list[Finding]
         self.value: Any = None  # the plain JSON value of the text, as far as it parses
         if self.tree.root is None:
             self.session, rule_findings = Session(), []
         else:
             replaced = self.tree.replaced
-            if reused and replaced is not None:  # one item decoded again: the rest is the previous value
-                self.value = with_item(previous.value, *replaced)  # type: ignore[union-attr]
+            if previous is not None and replaced is not None:  # one item decoded again: the rest is the previous value
+                self.value = with_item(previous.value, *replaced)
             else:
                 self.value = to_python(self.tree.root)
-            self.session, rule_findings, self.memo = check(self.value, previous.memo if reused else None, stop)  # type: ignore[union-attr]
+            self.session, rule_findings, self.memo = check(self.value, previous.memo if previous is not None else None, stop)
         findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
         findings += rule_findings
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.

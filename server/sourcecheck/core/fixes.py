@@ -8,6 +8,7 @@ cannot be known, so there is one extension per occurrence that can be made uniqu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .rules import occurrences
@@ -94,7 +95,7 @@ def extensions(ref: Ref, side: str) -> list[Extension]:
     return found
 
 
-def _span_with(ref: Ref, side: str, column: int, lines: list[str], other: Boundary) -> tuple[str | None, bool | None]:
+def _span_with(ref: Ref, side: str, column: int, lines: Sequence[str], other: Boundary) -> tuple[str | None, bool | None]:
     """The ref's text if ``side`` sat at ``column`` (None when the other side is unresolved)."""
     assert ref.start is not None and ref.end is not None
     if ref.start.line > ref.end.line:
@@ -115,7 +116,7 @@ def _span_with(ref: Ref, side: str, column: int, lines: list[str], other: Bounda
     return "\n".join([lines[start_line - 1][start_col:], *middle, lines[end_line - 1][:end_col]]), True
 
 
-def span_resolves(lines: list[str], start: tuple[int, str], end: tuple[int, str]) -> bool:
+def span_resolves(lines: Sequence[str], start: tuple[int, str], end: tuple[int, str]) -> bool:
     """Whether a ref with these (line, str) boundaries resolves against ``lines``."""
     columns = []
     for line, text in (start, end):

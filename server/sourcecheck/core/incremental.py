@@ -165,7 +165,7 @@ def _shift(node: Node | None, start: int, end: int, delta: int, keep: Node | Non
 def with_item(value: Any, path: Path, item: Any) -> Any:
     """A copy of a plain ``value`` with the array item at ``path`` replaced by ``item``;
     only the containers along the path are copied (in C), the rest is shared."""
-    copy = list(value) if isinstance(value, list) else dict(value)
+    copy: Any = list(value) if isinstance(value, list) else dict(value)
     copy[path[0]] = item if len(path) == 1 else with_item(value[path[0]], path[1:], item)  # type: ignore[index]
     return copy
 

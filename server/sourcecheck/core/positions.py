@@ -173,7 +173,8 @@ class LineTable:
         if starts is not None:
             self.starts = starts
         else:
-            self.starts = LineStarts(line_starts(text, _LINE_BREAK if "\r" in text else _NEWLINE))
+            whole = str(text)  # a piece table is made whole once, to be scanned in C
+            self.starts = LineStarts(line_starts(whole, _LINE_BREAK if "\r" in whole else _NEWLINE))
 
     def patched(self, text: str | Text, start: int, end: int, inserted: str) -> LineTable:
         """The table of ``text``, which is this table's text with ``[start, end)`` replaced."""

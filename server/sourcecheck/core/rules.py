@@ -45,7 +45,7 @@ REF_KEYS = ("path", "start", "end")
 SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
-_KNOWN_SETS = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
+_KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
@@ -255,8 +255,8 @@ class _Checker:
         if before is None or now is None or list(before) != list(now):
             return None  # documents were added, removed, renamed or reordered
         touched = {path for path, identity in now.items() if before[path] != identity}
-        citing = {path[1] for path, cached in previous.annotations.items() if not touched.isdisjoint(cached.depends)}
-        return sorted(citing.union(edited))  # type: ignore[arg-type]
+        citing = {index for (_, index), cached in previous.annotations.items() if isinstance(index, int) and not touched.isdisjoint(cached.depends)}
+        return sorted(citing.union(edited))
 
     def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
         """Take every annotation's results from the previous check, checking only the
@@ -265,15 +265,16 @@ class _Checker:
         previous = self.previous
         self.memo.annotations = dict(previous.annotations)
         self.memo.array = value
-        results = annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
         counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
         # Where each item's results start in the previous results, of each kind.
         offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
         done = 0  # items before this one are taken care of
         for index in [*changed, len(value)]:
-            for result, kept, at in zip(results, previous.results, offsets, strict=True):
-                result.extend(kept[at[done] : at[index]])
+            annotations.extend(previous.results[0][offsets[0][done] : offsets[0][index]])
+            refs.extend(previous.results[1][offsets[1][done] : offsets[1][index]])
+            findings.extend(previous.results[2][offsets[2][done] : offsets[2][index]])
             if index == len(value):
                 break
             self.memo.annotations.pop(("annotations", index), None)
@@ -496,7 +497,9 @@ class _Checker:
         elif not isinstance(text, str):
             self.report("invalid-field", f"`str` must be a string, not {kind_of(text)} ({show(text)})", path + ("str",), ref)
             ok = False
-        return Boundary(line, text, path) if ok else None  # type: ignore[arg-type]
+        if not ok or not isinstance(line, int) or not isinstance(text, str):
+            return None
+        return Boundary(line, text, path)
 
     def resolve(self, ref: Ref) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None

@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
 from .text import Text
@@ -36,6 +36,14 @@ MAX_ISSUES = 200
 ELEMENT_ARRAYS: frozenset[Path] = frozenset({("documents",), ("annotations",), ("session", "documents")})
 
 _WS = re.compile(r"[ \t\n\r]*")
+
+
+def _after_ws(text: str, pos: int) -> int:
+    """The offset past the JSON whitespace at ``pos``."""
+    match = _WS.match(text, pos)
+    assert match is not None  # `*` matches the empty string too
+    return match.end()
+
 # Possessive: a string that does not close must fail fast, not backtrack for ever.
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -264,9 +272,9 @@ def to_python(node: Node | None) -> Any:
         return {m.key.value: to_python(m.value) for m in node.members if m.value is not None}
     if isinstance(node, JArray):  # most items of a big array are decoded already
         return [item.value if type(item) is JLazy else to_python(item) for item in node.items]
-    if node is None:
-        return None
-    return node.value  # type: ignore[attr-defined]
+    if isinstance(node, (JString, JNumber, JLiteral)):
+        return node.value
+    return None
 
 
 # --- string offsets ----------------------------------------------------------------
@@ -436,7 +444,7 @@ class _Parser:
         """Skip whitespace, and comments after reporting them."""
         text = self.text
         while True:
-            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            pos = _after_ws(text, pos)
             if pos + 1 < self.n and text[pos] == "/" and text[pos + 1] in "/*":
                 if text[pos + 1] == "/":
                     end = text.find("\n", pos)
@@ -549,7 +557,9 @@ class _Parser:
                 end = i
                 break
             if ch == "\\":
-                piece = _ESCAPE.match(text, i).group()  # type: ignore[union-attr]
+                escape = _ESCAPE.match(text, i)
+                assert escape is not None  # a backslash starts an escape, maybe a bad one
+                piece = escape.group()
                 if piece[1:] in ("\n", "\r"):
                     piece = "\\"  # the line break ends the string; leave it for the loop
                 if not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in _SIMPLE_ESCAPES)):
@@ -710,23 +720,22 @@ _SKIPPER = json.JSONDecoder()
 
 def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
     """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent)."""
-    ws = _WS
     for part in path:
         opener = text[pos]
         pos += 1
         if opener == "{" and isinstance(part, str):
             found = None
             while True:
-                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _after_ws(text, pos)
                 if text[pos] == "}":
                     break
                 key, pos = scanstring(text, pos + 1)
-                pos = ws.match(text, pos).end() + 1  # type: ignore[union-attr]
-                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _after_ws(text, pos) + 1
+                pos = _after_ws(text, pos)
                 if key == part:
                     found = pos  # keep going: the last member with this key wins
                 _, pos = _SKIPPER.raw_decode(text, pos)
-                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _after_ws(text, pos)
                 if text[pos] == ",":
                     pos += 1
             if found is None:
@@ -735,13 +744,13 @@ def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
         elif opener == "[" and isinstance(part, int):
             index = 0
             while True:
-                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _after_ws(text, pos)
                 if text[pos] == "]":
                     return None
                 if index == part:
                     break
                 _, pos = _SKIPPER.raw_decode(text, pos)
-                pos = ws.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _after_ws(text, pos)
                 if text[pos] == ",":
                     pos += 1
                 index += 1

@@ -25,10 +25,10 @@ from ..core.positions import Encoding, Position, Span
 from ..core.syntax import Node
 from .settings import Settings
 
-ENCODINGS = {
-    types.PositionEncodingKind.Utf8: Encoding.UTF8,
-    types.PositionEncodingKind.Utf16: Encoding.UTF16,
-    types.PositionEncodingKind.Utf32: Encoding.UTF32,
+ENCODINGS: dict[str, Encoding] = {
+    types.PositionEncodingKind.Utf8.value: Encoding.UTF8,
+    types.PositionEncodingKind.Utf16.value: Encoding.UTF16,
+    types.PositionEncodingKind.Utf32.value: Encoding.UTF32,
 }
 
 P = TypeVar("P")
@@ -59,7 +59,7 @@ class Client:
         completion = text.completion.completion_item if text and text.completion else None
         edit = capabilities.workspace.workspace_edit if capabilities.workspace else None
         return cls(
-            encoding=ENCODINGS.get(position_encoding or "", Encoding.UTF16),  # type: ignore[call-overload]
+            encoding=ENCODINGS.get(str(position_encoding), Encoding.UTF16),
             markdown=formats is None or types.MarkupKind.Markdown in formats,
             pull_diagnostics=bool(text and text.diagnostic),
             document_changes=bool(edit and edit.document_changes),

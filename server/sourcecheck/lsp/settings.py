@@ -27,9 +27,9 @@ class Settings:
     @classmethod
     def from_client(cls, value: Any) -> Settings:
         """Settings from the client's ``sourcecheck`` section, defaults where it says nothing."""
-        section = value if isinstance(value, dict) else {}
-        hints = section.get("inlayHints") if isinstance(section.get("inlayHints"), dict) else {}
-        lens = section.get("codeLens") if isinstance(section.get("codeLens"), dict) else {}
+        section: dict[str, Any] = value if isinstance(value, dict) else {}
+        hints: dict[str, Any] = section["inlayHints"] if isinstance(section.get("inlayHints"), dict) else {}
+        lens: dict[str, Any] = section["codeLens"] if isinstance(section.get("codeLens"), dict) else {}
         defaults = cls()
         return cls(
             inlay_hints=_boolean(hints.get("enabled"), defaults.inlay_hints, "inlayHints.enabled"),

@@ -93,8 +93,9 @@ class OpenDocument:
     def start(self, executor: Executor) -> Analysis | Future[Analysis]:
         """This version's analysis if it is at hand or quick to make; else the future of a
         full one, made in ``executor`` (started once per version)."""
-        if self._analysis is not None or self._quick() is not None:
-            return self._analysis  # type: ignore[return-value]
+        analysis = self._analysis or self._quick()
+        if analysis is not None:
+            return analysis
         if self._work is None or self._work.source is not self.source:
             stop = threading.Event()
             self._work = Work(self.source, executor.submit(build, self.source, self._lines, stop), stop)

@@ -33,7 +33,7 @@ def inlay_hints(view: View, params: types.InlayHintParams) -> list[types.InlayHi
     analysis = view.analysis
     start, end = view.offset(params.range.start), view.offset(params.range.end)
     width = view.settings.inlay_max_length
-    hints = []
+    hints: list[types.InlayHint] = []
     for index in analysis.annotations_between(start, end):
         if len(hints) >= MAX_HINTS:
             break

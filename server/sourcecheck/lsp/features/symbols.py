@@ -49,9 +49,8 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
             range=whole, selection_range=selection or whole, children=children,
         ))
     groups = []
-    for title, path, children, kind in (("Documents", ("documents",), documents, types.SymbolKind.Module), ("Annotations", ("annotations",), annotations, types.SymbolKind.Namespace)):
-        if analysis.session.shape == "cli" and title == "Documents":
-            path = ("session", "documents")
+    documents_path: Path = ("session", "documents") if analysis.session.shape == "cli" else ("documents",)
+    for title, path, children, kind in (("Documents", documents_path, documents, types.SymbolKind.Module), ("Annotations", ("annotations",), annotations, types.SymbolKind.Namespace)):
         whole = rng(path)
         if whole is not None:
             groups.append(types.DocumentSymbol(name=title, detail=str(len(children)), kind=kind, range=whole, selection_range=whole, children=children))

@@ -1,0 +1,133 @@
+"""The package's design, checked: no import cycles, and the core free of LSP.
+
+Imports are read from the source (every ``import`` statement, at module level or inside a
+function, except those under ``if TYPE_CHECKING:``, which never run), resolved to modules
+of the package, and the graph is searched for cycles.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / "server"
+PACKAGE = ROOT / "sourcecheck"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module (of any package) that ``path`` imports when it runs."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and is_type_checking(child):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")[: len(package.split(".")) - child.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in child.names)  # `from . import x` may name a module
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    edges = {}
+    for name, path in modules.items():
+        edges[name] = {target for target in imports_of(path) if target in modules and target != name}
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges[node]):
+            if target not in index:
+                connect(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_the_package_has_no_import_cycle():
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_only_the_language_server_imports_lsprotocol_or_pygls():
+    outside = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path)
+        if name.startswith("sourcecheck.lsp"):
+            continue
+        bad = {target for target in imports_of(path) if target.split(".")[0] in ("lsprotocol", "pygls", "cattrs")}
+        if bad:
+            outside[name] = sorted(bad)
+    assert outside == {}
+
+
+def test_the_core_imports_neither_the_cli_nor_the_server():
+    for path in (PACKAGE / "core").rglob("*.py"):
+        bad = {target for target in imports_of(path) if target.startswith(("sourcecheck.cli", "sourcecheck.lsp"))}
+        assert not bad, (module_name(path), bad)
+
+
+def test_no_feature_imports_another_feature_or_the_server():
+    """Features see a view (lsp/app.py) and the core; the server assembles them."""
+    for path in (PACKAGE / "lsp" / "features").glob("*.py"):
+        bad = {
+            target for target in imports_of(path)
+            if target.startswith("sourcecheck.lsp.features.") and target != module_name(path)
+            or target in ("sourcecheck.lsp.server", "sourcecheck.lsp.sync", "sourcecheck.lsp.protocol")
+        }
+        assert not bad, (module_name(path), bad)
