@@ -41,7 +41,9 @@ class Server:
     """A language server over stdio with just enough JSON-RPC to time requests."""
 
     def __init__(self, command: list[str]) -> None:
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         self.next_id = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -79,7 +81,9 @@ class Server:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result")
             if "method" in message and "id" in message:  # a request from the server: answer it
-                self.send({"id": message["id"], "result": [None] if message["method"] == "workspace/configuration" else None})
+                self.send(
+                    {"id": message["id"], "result": [None] if message["method"] == "workspace/configuration" else None}
+                )
 
     def request_later(self, method: str, params: Any) -> None:
         """Send a request without waiting for its answer (ignored when it comes)."""
@@ -111,12 +115,22 @@ class Server:
 def open_message(uri: str, text: str) -> bytes:
     """``textDocument/didOpen`` as the bytes sent: encoding 12 MB of JSON is the client's
     work (a tenth of a second here), kept out of both servers' opening times alike."""
-    return Server.encode({"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
+    return Server.encode(
+        {
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
+        }
+    )
 
 
 CAPABILITIES = {
     "general": {"positionEncodings": ["utf-16"]},
-    "textDocument": {"diagnostic": {"dynamicRegistration": False}, "hover": {"contentFormat": ["markdown"]}, "inlayHint": {}, "completion": {}},
+    "textDocument": {
+        "diagnostic": {"dynamicRegistration": False},
+        "hover": {"contentFormat": ["markdown"]},
+        "inlayHint": {},
+        "completion": {},
+    },
     "workspace": {"configuration": True},
 }
 
@@ -192,7 +206,9 @@ def long_check_timings(server: Server, text: str, uri: str, version: int, other:
     waits for the newest version's check only, the others being called off)."""
     small = other.read_text(encoding="utf-8")
     small_uri = other.resolve().as_uri()
-    server.notify("textDocument/didOpen", {"textDocument": {"uri": small_uri, "languageId": "json", "version": 1, "text": small}})
+    server.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": small_uri, "languageId": "json", "version": 1, "text": small}}
+    )
     small_spot = position(small, ref_offsets(small, 1)[0])
     server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
     at = position(text, ref_offsets(text, 1)[0])
@@ -202,10 +218,13 @@ def long_check_timings(server: Server, text: str, uri: str, version: int, other:
     between = after_first_annotation(text)
     letter = {"range": {"start": position(text, between), "end": position(text, between)}, "text": "x"}
     other_hovers, burst_hovers = [], []
+
     def type_a_letter_between_annotations() -> None:  # as an editor does: the change, then a pull
         nonlocal version
         version += 1
-        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [letter]})
+        server.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [letter]}
+        )
         server.request_later("textDocument/diagnostic", {"textDocument": {"uri": uri}})
 
     for _ in range(3):
@@ -249,7 +268,10 @@ def bench_server(path: Path, edits: int, other: Path | None = None) -> dict[str,
                 end = dict(pos) if insert else {"line": pos["line"], "character": pos["character"] + 1}
                 change = {"range": {"start": pos, "end": end}, "text": "x" if insert else ""}
                 t0 = time.perf_counter()
-                server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+                server.notify(
+                    "textDocument/didChange",
+                    {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+                )
                 server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
                 timings.append(time.perf_counter() - t0)
         result["edit in a ref"] = timings
@@ -260,14 +282,26 @@ def bench_server(path: Path, edits: int, other: Path | None = None) -> dict[str,
         for i in range(max(4, edits // 4)):
             version += 1
             pos = position(text, content_at)
-            change = {"range": {"start": pos, "end": pos if i % 2 == 0 else {"line": pos["line"], "character": pos["character"] + 1}}, "text": "y" if i % 2 == 0 else ""}
+            change = {
+                "range": {
+                    "start": pos,
+                    "end": pos if i % 2 == 0 else {"line": pos["line"], "character": pos["character"] + 1},
+                },
+                "text": "y" if i % 2 == 0 else "",
+            }
             t0 = time.perf_counter()
-            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+            server.notify(
+                "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            )
             server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
             timings.append(time.perf_counter() - t0)
         result["edit in a source's content"] = timings
         spots = ref_offsets(text, 30)
-        for name, method in (("hover", "textDocument/hover"), ("definition", "textDocument/definition"), ("completion", "textDocument/completion")):
+        for name, method in (
+            ("hover", "textDocument/hover"),
+            ("definition", "textDocument/definition"),
+            ("completion", "textDocument/completion"),
+        ):
             timings = []
             for at in spots:
                 t0 = time.perf_counter()
@@ -278,7 +312,13 @@ def bench_server(path: Path, edits: int, other: Path | None = None) -> dict[str,
         for at in spots:
             line = position(text, at)["line"]
             t0 = time.perf_counter()
-            server.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}}})
+            server.request(
+                "textDocument/inlayHint",
+                {
+                    "textDocument": {"uri": uri},
+                    "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}},
+                },
+            )
             timings.append(time.perf_counter() - t0)
         result["inlay hints (60 lines)"] = timings
         result["peak memory"] = server.memory_mb("VmHWM")
@@ -305,7 +345,19 @@ def peer_command() -> list[str] | None:
         PEER.mkdir(parents=True, exist_ok=True)
         (PEER / "package.json").write_text('{"name": "json-peer", "private": true}\n')
         try:
-            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "vscode-langservers-extracted@4.10.0"], cwd=PEER, check=True, timeout=600)
+            subprocess.run(
+                [
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    "vscode-langservers-extracted@4.10.0",
+                ],
+                cwd=PEER,
+                check=True,
+                timeout=600,
+            )
         except (OSError, subprocess.SubprocessError) as error:
             print(f"(no JSON peer: npm could not install vscode-langservers-extracted: {error})", file=sys.stderr)
             return None
@@ -322,9 +374,24 @@ def bench_peer(path: Path) -> float | None:
     schema = json.loads((ROOT / "schema" / "sourcecheck.schema.json").read_text())
     server = Server(command)
     try:
-        server.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES, "initializationOptions": {"provideFormatter": False}})
+        server.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": None,
+                "capabilities": CAPABILITIES,
+                "initializationOptions": {"provideFormatter": False},
+            },
+        )
         server.notify("initialized", {})
-        server.notify("workspace/didChangeConfiguration", {"settings": {"json": {"validate": {"enable": True}, "schemas": [{"fileMatch": ["*.json"], "schema": schema}]}}})
+        server.notify(
+            "workspace/didChangeConfiguration",
+            {
+                "settings": {
+                    "json": {"validate": {"enable": True}, "schemas": [{"fileMatch": ["*.json"], "schema": schema}]}
+                }
+            },
+        )
         opening = open_message(uri, text)
         start = time.perf_counter()
         server.send_encoded(opening)
@@ -359,10 +426,31 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((label, "", ""))
         rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
         open_ms = server["open"][0] * 1000
-        rows.append(("  open to first diagnostics", f"{open_ms:.0f} ms", f"{open_ms / (base * 1000):.1f}x baseline" + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else "")))
+        rows.append(
+            (
+                "  open to first diagnostics",
+                f"{open_ms:.0f} ms",
+                f"{open_ms / (base * 1000):.1f}x baseline"
+                + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else ""),
+            )
+        )
         floor = (server["open message decode"] + base) * 1000
-        rows.append(("    floor: decoding the open message + baseline", f"{floor:.0f} ms", f"{floor / (base * 1000):.1f}x baseline, before any position or rule"))
-        for name in ("edit in a ref", "edit in a source's content", "hover", "definition", "completion", "inlay hints (60 lines)", *LONG_CHECK):
+        rows.append(
+            (
+                "    floor: decoding the open message + baseline",
+                f"{floor:.0f} ms",
+                f"{floor / (base * 1000):.1f}x baseline, before any position or rule",
+            )
+        )
+        for name in (
+            "edit in a ref",
+            "edit in a source's content",
+            "hover",
+            "definition",
+            "completion",
+            "inlay hints (60 lines)",
+            *LONG_CHECK,
+        ):
             if name not in server:
                 continue
             median, p95 = ms(server[name])
@@ -371,8 +459,20 @@ def main(argv: list[str] | None = None) -> int:
                 edit_medians[size] = median
                 size_bytes, decode = server["report"]
                 report_floors[size] = decode * 1000
-                rows.append((f"    floor: the client decoding the report ({size_bytes / 1000:.0f} KB)", f"{decode * 1000:.1f} ms", "sent again whole after every edit (LSP)"))
-        rows.append(("  server memory after opening", f"{server['memory after opening']:.0f} MB", f"peak {server['peak memory']:.0f} MB over the whole run"))
+                rows.append(
+                    (
+                        f"    floor: the client decoding the report ({size_bytes / 1000:.0f} KB)",
+                        f"{decode * 1000:.1f} ms",
+                        "sent again whole after every edit (LSP)",
+                    )
+                )
+        rows.append(
+            (
+                "  server memory after opening",
+                f"{server['memory after opening']:.0f} MB",
+                f"peak {server['peak memory']:.0f} MB over the whole run",
+            )
+        )
         rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
     if "100K" in edit_medians and len(edit_medians) > 1:
         largest = list(edit_medians)[-1]
@@ -380,7 +480,13 @@ def main(argv: list[str] | None = None) -> int:
         # The larger file's edit takes the same messages as the small one's, and its client
         # decodes the larger report: a ratio no server can go below.
         floor = (small + report_floors[largest] - report_floors["100K"]) / small
-        rows.append((f"edit median, {largest} / 100K", f"{edit_medians[largest] / small:.1f}x", f"floor {floor:.1f}x: the 100K edit plus decoding the larger report"))
+        rows.append(
+            (
+                f"edit median, {largest} / 100K",
+                f"{edit_medians[largest] / small:.1f}x",
+                f"floor {floor:.1f}x: the 100K edit plus decoding the larger report",
+            )
+        )
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:

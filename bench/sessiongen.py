@@ -24,12 +24,23 @@ WORDS = (
     "increase decrease positive negative median percent users system version update notes team said "
     "according measured observed rose fell between during after before while since however also"
 ).split()
-CJK = "这是 一个 测试 文档 数据 显示 延迟 降低 内存 占用 发布 说明 调度器 高负载 丢帧 报告 结果 研究 東京 日本語 한국어".split()
+CJK = (
+    "这是 一个 测试 文档 数据 显示 延迟 降低 内存 占用 发布 说明 调度器 高负载 丢帧 报告 结果 研究 東京 日本語 한국어"
+).split()
 EMOJI = ["🚀", "📉", "📈", "⚠️", "😬", "✅", "🔥", "🧪"]
 COMBINING = ["é", "ñ", "ü", "å"]  # e + U+0301 and friends: two code points each
 BROKEN_KINDS = (
-    "ambiguous", "not-found", "line-out-of-range", "unknown-path", "lines-reversed", "boundary-order",
-    "boundary-empty", "bad-polarity", "bad-confidence", "invalid-field", "low-confidence",
+    "ambiguous",
+    "not-found",
+    "line-out-of-range",
+    "unknown-path",
+    "lines-reversed",
+    "boundary-order",
+    "boundary-empty",
+    "bad-polarity",
+    "bad-confidence",
+    "invalid-field",
+    "low-confidence",
 )
 
 
@@ -235,7 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
-        print(f"{args.output}: {len(text.encode()) / 1e6:.1f} MB, {len(set(generated.expected) | set(generated.broken))} refs", file=sys.stderr)
+        print(
+            f"{args.output}: {len(text.encode()) / 1e6:.1f} MB, "
+            f"{len(set(generated.expected) | set(generated.broken))} refs",
+            file=sys.stderr,
+        )
     return 0
 
 

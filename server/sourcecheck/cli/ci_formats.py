@@ -29,7 +29,8 @@ def github_lines(name: str, analysis: Analysis) -> list[str]:
         span = analysis.finding_span(finding, Encoding.UTF16)
         props = (
             f"file={_github_property(name)},line={span.start.line + 1},col={span.start.character + 1},"
-            f"endLine={span.end.line + 1},endColumn={span.end.character + 1},title={_github_property('sourcecheck ' + finding.code)}"
+            f"endLine={span.end.line + 1},endColumn={span.end.character + 1},"
+            f"title={_github_property('sourcecheck ' + finding.code)}"
         )
         lines.append(f"::{GITHUB_LEVEL[finding.severity]} {props}::{_github_data(finding.message)}")
     return lines
@@ -41,42 +42,61 @@ def github_unreadable(name: str, reason: str) -> str:
 
 def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None = None) -> list[dict[str, Any]]:
     if analysis is None:
-        return [{"ruleId": "unreadable", "level": "error", "message": {"text": f"{name}: {unreadable}"},
-                 "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}]}]
+        return [
+            {
+                "ruleId": "unreadable",
+                "level": "error",
+                "message": {"text": f"{name}: {unreadable}"},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+            }
+        ]
     results = []
     for finding in analysis.findings:
         span = analysis.finding_span(finding, Encoding.UTF16)
-        results.append({
-            "ruleId": finding.code,
-            "level": SARIF_LEVEL[finding.severity],
-            "message": {"text": finding.message},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": name},
-                    "region": {"startLine": span.start.line + 1, "startColumn": span.start.character + 1,
-                               "endLine": span.end.line + 1, "endColumn": span.end.character + 1},
-                },
-                "logicalLocations": [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}],
-            }],
-        })
+        results.append(
+            {
+                "ruleId": finding.code,
+                "level": SARIF_LEVEL[finding.severity],
+                "message": {"text": finding.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": name},
+                            "region": {
+                                "startLine": span.start.line + 1,
+                                "startColumn": span.start.character + 1,
+                                "endLine": span.end.line + 1,
+                                "endColumn": span.end.character + 1,
+                            },
+                        },
+                        "logicalLocations": [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}],
+                    }
+                ],
+            }
+        )
     return results
 
 
 def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run; columns count UTF-16 code units, SARIF's default."""
-    rules = [{
-        "id": code,
-        "name": code,
-        "shortDescription": {"text": code.replace("-", " ")},
-        "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[code]]},
-        "properties": {"exitCode": EXIT_CLASS.get(code, 0)},
-    } for code in ALL_CODES]
+    rules = [
+        {
+            "id": code,
+            "name": code,
+            "shortDescription": {"text": code.replace("-", " ")},
+            "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[code]]},
+            "properties": {"exitCode": EXIT_CLASS.get(code, 0)},
+        }
+        for code in ALL_CODES
+    ]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "sourcecheck", "version": __version__, "rules": rules}},
-            "columnKind": "utf16CodeUnits",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "sourcecheck", "version": __version__, "rules": rules}},
+                "columnKind": "utf16CodeUnits",
+                "results": results,
+            }
+        ],
     }

@@ -52,7 +52,11 @@ def read_input(name: str, max_size_mb: int = MAX_SIZE_MB) -> Checked:
     try:
         size = os.stat(name).st_size
         if size > max_size_mb * 1_000_000 and not os.path.isdir(name):
-            return Checked(name, unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with --max-size-mb to check it")
+            return Checked(
+                name,
+                unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with "
+                "--max-size-mb to check it",
+            )
         with open(name, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
@@ -72,7 +76,10 @@ def check_bytes(name: str, data: bytes) -> Checked:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        return Checked(shown, unreadable=f"is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save it as UTF-8")
+        return Checked(
+            shown,
+            unreadable=f"is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save it as UTF-8",
+        )
     warning = None
     if text.startswith("\ufeff"):
         warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
@@ -106,7 +113,9 @@ def report_json(checked: Checked) -> dict[str, Any]:
     return {
         "exit_code": analysis.exit_code,
         "findings": [finding_json(analysis, f) for f in analysis.findings],
-        "refs": [{"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text} for ref in analysis.session.refs],
+        "refs": [
+            {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text} for ref in analysis.session.refs
+        ],
     }
 
 
@@ -153,7 +162,7 @@ def snippet(analysis: Analysis, finding: Finding, style: Style) -> list[str]:
     number = str(span.start.line + 1)
     gutter = " " * len(number)
     return [
-        f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left:])}{suffix}",
+        f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left :])}{suffix}",
         f"  {gutter} | {' ' * (len(prefix) + len(before))}{style('^' * len(marked), '1;35')}",
     ]
 
@@ -178,7 +187,9 @@ def report_human(checked: Checked, style: Style, out: TextIO) -> None:
     for finding in analysis.findings:
         span = analysis.finding_span(finding, Encoding.UTF32)
         where = f"{checked.name}:{span.start.line + 1}:{span.start.character + 1}"
-        out.write(f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n")
+        out.write(
+            f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n"
+        )
         for line in snippet(analysis, finding, style):
             out.write(line + "\n")
     verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
@@ -202,14 +213,22 @@ class Rendered:
 
 def render(name: str, data: bytes | None, fmt: str, colour: bool, max_size_mb: int = MAX_SIZE_MB) -> Rendered:
     checked = read_input(name, max_size_mb) if data is None else check_bytes(name, data)
-    note = f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}" if (checked.unreadable or checked.warning) else None
+    note = (
+        f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}"
+        if (checked.unreadable or checked.warning)
+        else None
+    )
     result = Rendered(checked.exit_code, note=note)
     if fmt == "json":
         result.payload = report_json(checked)
     elif fmt == "sarif":
         result.payload = sarif_results(checked.name, checked.analysis, checked.unreadable)
     elif fmt == "github":
-        lines = github_lines(checked.name, checked.analysis) if checked.analysis else [github_unreadable(checked.name, checked.unreadable or "")]
+        lines = (
+            github_lines(checked.name, checked.analysis)
+            if checked.analysis
+            else [github_unreadable(checked.name, checked.unreadable or "")]
+        )
         result.text = "".join(line + "\n" for line in lines)
     else:
         out = io.StringIO()
@@ -234,14 +253,43 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sourcecheck",
         description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
-        epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or unreadable input.",
+        epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or "
+        "unreadable input.",
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json")
-    parser.add_argument("--format", choices=FORMATS, default=None, help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)")
-    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="check N files at a time (default: the number of cores)")
-    parser.add_argument("--max-size-mb", type=int, default=MAX_SIZE_MB, metavar="MB", help=f"refuse files larger than this (default {MAX_SIZE_MB})")
-    parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", help="colour the text output (default: auto, off when piped or NO_COLOR is set)")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help="check N files at a time (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--max-size-mb",
+        type=int,
+        default=MAX_SIZE_MB,
+        metavar="MB",
+        help=f"refuse files larger than this (default {MAX_SIZE_MB})",
+    )
+    parser.add_argument(
+        "--color",
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text output (default: auto, off when piped or NO_COLOR is set)",
+    )
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
@@ -252,9 +300,16 @@ def check_all(files: list[str], fmt: str, colour: bool, jobs: int, max_size_mb: 
     rendered: dict[str, Rendered] = {}
     if jobs > 1 and len(on_disk) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
-            for name, result in zip(on_disk, pool.map(_render_job, [(n, fmt, colour, max_size_mb) for n in on_disk]), strict=True):
+            for name, result in zip(
+                on_disk, pool.map(_render_job, [(n, fmt, colour, max_size_mb) for n in on_disk]), strict=True
+            ):
                 rendered[name] = result
-    return [render(name, stdin_data, fmt, colour) if name == "-" else rendered.get(name) or render(name, None, fmt, colour, max_size_mb) for name in files]
+    return [
+        render(name, stdin_data, fmt, colour)
+        if name == "-"
+        else rendered.get(name) or render(name, None, fmt, colour, max_size_mb)
+        for name in files
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     fmt = args.format or ("json" if args.json else "human")
     files = args.files or ["-"]
     if "-" in files and sys.stdin is not None and sys.stdin.isatty():
-        sys.stderr.write("sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n")
+        sys.stderr.write(
+            "sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n"
+        )
         return 2
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
     results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs, args.max_size_mb)
@@ -280,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         if len(results) == 1:
             payload = results[0].payload
         else:
-            payload = {"exit_code": worst, "files": [{"file": name, **r.payload} for name, r in zip(names, results, strict=True)]}
+            payload = {
+                "exit_code": worst,
+                "files": [{"file": name, **r.payload} for name, r in zip(names, results, strict=True)],
+            }
         sys.stdout.write(dump_json(payload) + "\n")
     elif fmt == "sarif":
         sys.stdout.write(dump_json(sarif_log([item for r in results for item in r.payload])) + "\n")

@@ -47,6 +47,8 @@ def looks_like_session(text: str) -> bool:
 
 
 _SERIALS = itertools.count()
+ContentMap = tuple[JString | None, tuple[int, int] | None, StringMap | None]
+"""A content string's node, its extent when mapped, and its escape map."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +70,9 @@ class Analysis:
         self._analyse(text, lines, parse(str(text), stop), None, None, stop)
 
     @staticmethod
-    def incremental(text: str | Text, previous: Analysis, edit: Edit, lines: LineTable | None = None) -> Analysis | None:
+    def incremental(
+        text: str | Text, previous: Analysis, edit: Edit, lines: LineTable | None = None
+    ) -> Analysis | None:
         """The analysis of ``text`` from ``previous`` and the ``edit`` (start, end, inserted
         text) that made it, reusing what the edit cannot have changed, when the edit allows
         it (then it is quick): the result is the one a full analysis gives. None when a full
@@ -84,7 +88,13 @@ class Analysis:
         return analysis
 
     def _analyse(
-        self, text: str | Text, lines: LineTable | None, tree: Tree, previous: Analysis | None, edit: tuple[int, int, str] | None, stop: Stop | None
+        self,
+        text: str | Text,
+        lines: LineTable | None,
+        tree: Tree,
+        previous: Analysis | None,
+        edit: tuple[int, int, str] | None,
+        stop: Stop | None,
     ) -> None:
         self.source = text
         self.serial = next(_SERIALS)  # unique for the process, unlike id()
@@ -112,8 +122,13 @@ class Analysis:
                 self.value = with_item(previous.value, *replaced)
             else:
                 self.value = to_python(self.tree.root)
-            self.session, rule_findings, self.memo = check(self.value, previous.memo if previous is not None else None, stop)
-        findings = [Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end)) for issue in self.tree.issues]
+            self.session, rule_findings, self.memo = check(
+                self.value, previous.memo if previous is not None else None, stop
+            )
+        findings = [
+            Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end))
+            for issue in self.tree.issues
+        ]
         findings += rule_findings
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
         findings += [] if reused else self._duplicate_key_findings()
@@ -227,14 +242,23 @@ class Analysis:
     def content_map(self, document: Document) -> StringMap | None:
         """The escape map of a document's ``content`` (kept from the previous version when
         the string node did not move)."""
-        cache = self.__dict__.setdefault("_content_maps", {})
+        cache: dict[str, ContentMap] = self.__dict__.setdefault("_content_maps", {})
         if document.path not in cache:
             node = self.content_node(document)
             inherited = self._inherited_maps.get(document.path)
-            if node is not None and inherited is not None and inherited[0] is node and inherited[1] == (node.start, node.end):
+            if (
+                node is not None
+                and inherited is not None
+                and inherited[0] is node
+                and inherited[1] == (node.start, node.end)
+            ):
                 cache[document.path] = inherited
             else:
-                cache[document.path] = (node, (node.start, node.end), StringMap(self.source, node)) if node is not None else (None, None, None)
+                cache[document.path] = (
+                    (node, (node.start, node.end), StringMap(self.source, node))
+                    if node is not None
+                    else (None, None, None)
+                )
         return cache[document.path][2]
 
     def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:
@@ -266,7 +290,11 @@ class Analysis:
 
     def refs_covering(self, document: Document, offset: int) -> list[Ref]:
         """Valid refs whose cited span holds the content character at ``offset``."""
-        return [ref for ref in self.refs_into(document) if ref.valid and ref.span is not None and ref.span[0] <= offset < ref.span[1]]
+        return [
+            ref
+            for ref in self.refs_into(document)
+            if ref.valid and ref.span is not None and ref.span[0] <= offset < ref.span[1]
+        ]
 
     def annotation_items(self) -> list[Node]:
         """The nodes of the annotations array, in order (lazily decoded ones unexpanded)."""
@@ -315,7 +343,8 @@ class Analysis:
                 Finding(
                     "duplicate-key",
                     SEVERITY["duplicate-key"],
-                    f"the key `{dup.key.value}` appears twice in this object; the last one wins, so the earlier value{where} is ignored. Remove one",
+                    f"the key `{dup.key.value}` appears twice in this object; the last one wins, so the earlier "
+                    f"value{where} is ignored. Remove one",
                     dup.path,
                     None,
                     (target.start, target.end),

@@ -139,7 +139,10 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
     if part[-1:] == ("line",) and ref.document is not None:
         boundary = ref.start if part[0] == "start" else ref.end
         if boundary is not None and 1 <= boundary.line <= len(ref.document.lines):
-            out += [para(f"line {boundary.line} of ", Code(ref.document.path), ":"), Block(ref.document.lines[boundary.line - 1])]
+            out += [
+                para(f"line {boundary.line} of ", Code(ref.document.path), ":"),
+                Block(ref.document.lines[boundary.line - 1]),
+            ]
     if ref.valid:
         out += [para(Strong(role), " · ", Code(ref.doc_path or ""), f", {where(ref)}"), Block(ref.text or "")]
     else:
@@ -152,7 +155,10 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
         out.append(Rule())
         verb = polarity_of(ref) or "is cited for"
         if claim is not None and claim.valid:
-            out += [para(f"this source {verb} the claim in ", Code(claim.doc_path or ""), f", {where(claim)}:"), Block(claim.text or "")]
+            out += [
+                para(f"this source {verb} the claim in ", Code(claim.doc_path or ""), f", {where(claim)}:"),
+                Block(claim.text or ""),
+            ]
         else:
             out.append(para(f"this source {verb} a claim that does not resolve"))
     else:
@@ -161,7 +167,9 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
             out.append(Rule())
             supports = sum(1 for s in sources if s.polarity == "supports")
             refutes = sum(1 for s in sources if s.polarity == "refutes")
-            out.append(para(f"{len(sources)} source{'s' if len(sources) != 1 else ''}: {supports} supports, {refutes} refutes"))
+            out.append(
+                para(f"{len(sources)} source{'s' if len(sources) != 1 else ''}: {supports} supports, {refutes} refutes")
+            )
             for source in sources:
                 out += describe_source(source)
     return out
@@ -187,7 +195,9 @@ def describe_document(analysis: Analysis, doc_path: str) -> Text:
     claims = sum(1 for r in refs if not r.is_source)
     return [
         para(Strong("document"), " ", Code(document.path), f" · {len(document.lines)} lines"),
-        para(f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} ({claims} claims, {len(refs) - claims} sources)"),
+        para(
+            f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} ({claims} claims, {len(refs) - claims} sources)"
+        ),
     ]
 
 
@@ -218,4 +228,7 @@ def coverage_title(analysis: Analysis, document: Document) -> str:
         if ref.valid and ref.start and ref.end:
             covered.update(range(ref.start.line, ref.end.line + 1))
     total = len(document.lines)
-    return f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} · {len(covered)} of {total} line{'s' if total != 1 else ''} covered"
+    return (
+        f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} · {len(covered)} of {total} "
+        f"line{'s' if total != 1 else ''} covered"
+    )

@@ -95,7 +95,9 @@ def extensions(ref: Ref, side: str) -> list[Extension]:
     return found
 
 
-def _span_with(ref: Ref, side: str, column: int, lines: Sequence[str], other: Boundary) -> tuple[str | None, bool | None]:
+def _span_with(
+    ref: Ref, side: str, column: int, lines: Sequence[str], other: Boundary
+) -> tuple[str | None, bool | None]:
     """The ref's text if ``side`` sat at ``column`` (None when the other side is unresolved)."""
     assert ref.start is not None and ref.end is not None
     if ref.start.line > ref.end.line:

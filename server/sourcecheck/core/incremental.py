@@ -59,7 +59,8 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
     characters), reusing the old tree when the edit falls inside one decoded session item.
 
     The item is decoded again; if it still ends where it did (shifted), nothing else can
-    have changed meaning, and every later node just moves. The old tree is moved out (see :class:`~.syntax.Tree`): its nodes are the new tree's now.
+    have changed meaning, and every later node just moves. The old tree is moved out (see
+    :class:`~.syntax.Tree`): its nodes are the new tree's now.
     Returns None when the edit needs a full parse.
     """
     if old.duplicates or not isinstance(old.root, JObject) or len(old.issues) >= MAX_ISSUES:
@@ -85,13 +86,21 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
         new_item, new_end = parser.fast_item(0, path)
         if new_item is None and piece[:1] in ("{", "["):  # broken now: parsed with its breaks
             new_item, new_end = parser.value(0, path, len(path))
-        if new_item is None or new_end != len(piece) or parser.reported_eof or parser.duplicates or (isinstance(new_item, JLazy) and new_item.has_duplicates):
+        if (
+            new_item is None
+            or new_end != len(piece)
+            or parser.reported_eof
+            or parser.duplicates
+            or (isinstance(new_item, JLazy) and new_item.has_duplicates)
+        ):
             return None
         move(new_item, item.start)
         items[index] = new_item
         _shift(old.root, start, end, delta, new_item)
         value = new_item.value if isinstance(new_item, JLazy) else to_python(new_item)
-        issues = [SyntaxIssue(issue.start + item.start, issue.end + item.start, issue.message) for issue in parser.issues]
+        issues = [
+            SyntaxIssue(issue.start + item.start, issue.end + item.start, issue.message) for issue in parser.issues
+        ]
         return Tree(text, old.hand_over(), issues, [], (path, value))
     return respaced(old, text, start, end, inserted)
 
@@ -105,7 +114,11 @@ def respaced(old: Tree, text: str | Text, start: int, end: int, inserted: int) -
 
     In valid JSON every value is set off by a bracket, comma or colon, so whitespace
     between values cannot join or split one; within a string or number it would."""
-    if old.issues or not _JSON_SPACE.fullmatch(old.source[start:end]) or not _JSON_SPACE.fullmatch(text[start : start + inserted]):
+    if (
+        old.issues
+        or not _JSON_SPACE.fullmatch(old.source[start:end])
+        or not _JSON_SPACE.fullmatch(text[start : start + inserted])
+    ):
         return None
     node = old.root
     while isinstance(node, (JObject, JArray)):
@@ -166,7 +179,7 @@ def with_item(value: Any, path: Path, item: Any) -> Any:
     """A copy of a plain ``value`` with the array item at ``path`` replaced by ``item``;
     only the containers along the path are copied (in C), the rest is shared."""
     copy: Any = list(value) if isinstance(value, list) else dict(value)
-    copy[path[0]] = item if len(path) == 1 else with_item(value[path[0]], path[1:], item)  # type: ignore[index]
+    copy[path[0]] = item if len(path) == 1 else with_item(value[path[0]], path[1:], item)
     return copy
 
 

@@ -150,14 +150,21 @@ class LineStarts(Sequence[int]):
         starts ``inside`` (offsets in the new text) in between and moved later text by ``delta``."""
         lines_before = self.lines_before
         b_first, b_last = bisect_right(lines_before, first) - 1, bisect_right(lines_before, last) - 1
-        merged = [start for b in range(b_first, b_last + 1) for start in (self.blocks[b] if not self.shifts[b] else [s + self.shifts[b] for s in self.blocks[b]])]
+        merged = [
+            start
+            for b in range(b_first, b_last + 1)
+            for start in (self.blocks[b] if not self.shifts[b] else [s + self.shifts[b] for s in self.blocks[b]])
+        ]
         base = lines_before[b_first]
         merged = merged[: first - base + 1] + inside + [s + delta for s in merged[last - base + 1 :]]
         size = self.SIZE
         middle = [merged[at : at + size] for at in range(0, len(merged), size)] if len(merged) > 2 * size else [merged]
         new = LineStarts.__new__(LineStarts)
         later = [shift + delta for shift in self.shifts[b_last + 1 :]]
-        new._set(self.blocks[:b_first] + middle + self.blocks[b_last + 1 :], self.shifts[:b_first] + [0] * len(middle) + later)
+        new._set(
+            self.blocks[:b_first] + middle + self.blocks[b_last + 1 :],
+            self.shifts[:b_first] + [0] * len(middle) + later,
+        )
         return new
 
 
@@ -186,7 +193,9 @@ class LineTable:
         inside = [start + m.end() for m in _LINE_BREAK.finditer(inserted)]
         table = LineTable(text, self.starts.replaced(first, last, inside, delta))
         # Column counts stay true on the long lines that end before the edit.
-        table._checkpoints = {at: marks for at, marks in self._checkpoints.items() if self.line_end(self.line_of(at)) < start}
+        table._checkpoints = {
+            at: marks for at, marks in self._checkpoints.items() if self.line_end(self.line_of(at)) < start
+        }
         return table
 
     def _marks(self, line_start: int) -> tuple[list[int], list[int]]:

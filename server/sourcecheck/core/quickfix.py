@@ -86,7 +86,9 @@ def move_to_nearby_line(analysis: Analysis, finding: Finding) -> list[Fix]:
     other = ref.end if side == "start" else ref.start
     lines = ref.document.lines
     candidates = []
-    for n in sorted(range(boundary.line - NEARBY_LINES, boundary.line + NEARBY_LINES + 1), key=lambda n: (abs(n - boundary.line), n)):
+    for n in sorted(
+        range(boundary.line - NEARBY_LINES, boundary.line + NEARBY_LINES + 1), key=lambda n: (abs(n - boundary.line), n)
+    ):
         if n == boundary.line or not 1 <= n <= len(lines) or occurrences(lines[n - 1], boundary.str)[1] != 1:
             continue
         start_line = n if side == "start" else other.line
@@ -97,7 +99,14 @@ def move_to_nearby_line(analysis: Analysis, finding: Finding) -> list[Fix]:
             continue  # the span would run backward
         candidates.append(n)
     node = analysis.node(boundary.json_path + ("line",))
-    return [Fix(f"Move {side} to line {n}, where {_quoted(boundary.str, 30)} is unique", _replace(node, str(n)), len(candidates) == 1) for n in candidates]
+    return [
+        Fix(
+            f"Move {side} to line {n}, where {_quoted(boundary.str, 30)} is unique",
+            _replace(node, str(n)),
+            len(candidates) == 1,
+        )
+        for n in candidates
+    ]
 
 
 def polarity_word(value: object) -> str | None:
@@ -118,7 +127,11 @@ def right_polarity(analysis: Analysis, finding: Finding) -> list[Fix]:
     if finding.path[-1] != "polarity" or finding.ref is None:
         return []
     word = polarity_word(finding.ref.polarity)
-    return [Fix(f'Change polarity to "{word}"', _replace(analysis.node(finding.path), encode_string(word)), True)] if word else []
+    return (
+        [Fix(f'Change polarity to "{word}"', _replace(analysis.node(finding.path), encode_string(word)), True)]
+        if word
+        else []
+    )
 
 
 def confidence_number(value: object) -> float | None:
@@ -186,7 +199,10 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
     fitting = [path for path in close if span_resolves(by_path[path].lines, start, end)]
     node = analysis.node(finding.path)
-    return [Fix(f"Change path to {_quoted(path)}", _replace(node, encode_string(path)), len(fitting) == 1) for path in fitting]
+    return [
+        Fix(f"Change path to {_quoted(path)}", _replace(node, encode_string(path)), len(fitting) == 1)
+        for path in fitting
+    ]
 
 
 def remove_annotation(analysis: Analysis, finding: Finding) -> list[Fix]:

@@ -21,8 +21,24 @@ from .incremental import AnnotationCheck, CheckMemo
 from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
 from .syntax import Cancelled, Stop, escape_lone_surrogates
 
-SCHEMA_CODES = ("invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources")
-RESOLUTION_CODES = ("unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order")
+SCHEMA_CODES = (
+    "invalid-json",
+    "invalid-field",
+    "duplicate-path",
+    "non-lf-content",
+    "bad-polarity",
+    "bad-confidence",
+    "empty-sources",
+)
+RESOLUTION_CODES = (
+    "unknown-path",
+    "line-out-of-range",
+    "boundary-empty",
+    "boundary-not-found",
+    "boundary-ambiguous",
+    "lines-reversed",
+    "boundary-order",
+)
 WARNING_CODES = ("unknown-field", "duplicate-key", "self-citation", "duplicate-source")
 HINT_CODES = ("low-confidence",)
 
@@ -45,7 +61,19 @@ REF_KEYS = ("path", "start", "end")
 SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
-_KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {keys: frozenset(keys) for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS, ("session", "annotations"), ("documents",), ("documents", "annotations"))}
+_KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
+    keys: frozenset(keys)
+    for keys in (
+        DOCUMENT_KEYS,
+        ANNOTATION_KEYS,
+        REF_KEYS,
+        SOURCE_KEYS,
+        BOUNDARY_KEYS,
+        ("session", "annotations"),
+        ("documents",),
+        ("documents", "annotations"),
+    )
+}
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
@@ -121,33 +149,53 @@ class _Checker:
         for key in value:
             if key not in known:
                 allowed = ", ".join(f"`{k}`" for k in known)
-                self.report("unknown-field", f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it", path + (key,))
+                self.report(
+                    "unknown-field",
+                    f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it",
+                    path + (key,),
+                )
 
     # -- top level
 
     def check(self, root: Any) -> None:
         if not isinstance(root, dict):
-            self.report("invalid-field", f"a session must be a JSON object with `documents` and `annotations`, not {kind_of(root)}", ())
+            self.report(
+                "invalid-field",
+                f"a session must be a JSON object with `documents` and `annotations`, not {kind_of(root)}",
+                (),
+            )
             return
         if "session" in root:
             self.session.shape = "cli"
-            self.unknown_keys(root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})")
+            self.unknown_keys(
+                root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})"
+            )
             inner = root["session"]
             if not isinstance(inner, dict):
-                self.report("invalid-field", f"`session` must be an object with `documents`, not {kind_of(inner)}", ("session",))
+                self.report(
+                    "invalid-field", f"`session` must be an object with `documents`, not {kind_of(inner)}", ("session",)
+                )
             elif "documents" not in inner:
-                self.report("invalid-field", "`session` has no `documents`; add `\"documents\": []` with the documents the refs point into", ("session",))
+                self.report(
+                    "invalid-field",
+                    '`session` has no `documents`; add `"documents": []` with the documents the refs point into',
+                    ("session",),
+                )
             else:
                 self.unknown_keys(inner, ("documents",), ("session",), "`session`")
                 self.documents(inner["documents"], ("session", "documents"))
         else:
             self.unknown_keys(root, ("documents", "annotations"), (), "a session")
             if "documents" not in root:
-                self.report("invalid-field", "the session has no `documents`; add `\"documents\": [...]` with the documents the refs point into", ())
+                self.report(
+                    "invalid-field",
+                    'the session has no `documents`; add `"documents": [...]` with the documents the refs point into',
+                    (),
+                )
             else:
                 self.documents(root["documents"], ("documents",))
         if "annotations" not in root:
-            self.report("invalid-field", "the session has no `annotations`; add `\"annotations\": []`", ())
+            self.report("invalid-field", 'the session has no `annotations`; add `"annotations": []`', ())
         else:
             self.annotations(root["annotations"], ("annotations",))
 
@@ -155,14 +203,20 @@ class _Checker:
 
     def documents(self, value: Any, path: Path) -> None:
         if not isinstance(value, list):
-            self.report("invalid-field", f"`documents` must be an array of {{path, content}} objects, not {kind_of(value)}", path)
+            self.report(
+                "invalid-field",
+                f"`documents` must be an array of {{path, content}} objects, not {kind_of(value)}",
+                path,
+            )
             return
         for index, item in enumerate(value):
             self.document(item, path + (index,))
 
     def document(self, value: Any, path: Path) -> None:
         if not isinstance(value, dict):
-            self.report("invalid-field", f"a document must be an object with `path` and `content`, not {kind_of(value)}", path)
+            self.report(
+                "invalid-field", f"a document must be an object with `path` and `content`, not {kind_of(value)}", path
+            )
             return
         self.unknown_keys(value, DOCUMENT_KEYS, path, "a document")
         doc_path, content = value.get("path"), value.get("content")
@@ -172,17 +226,31 @@ class _Checker:
                 self.report("invalid-field", f"this document has no `{key}`; add a string `{key}`", path)
                 usable = False
             elif not isinstance(got, str):
-                self.report("invalid-field", f"a document's `{key}` must be a string, not {kind_of(got)} ({show(got)})", path + (key,))
+                self.report(
+                    "invalid-field",
+                    f"a document's `{key}` must be a string, not {kind_of(got)} ({show(got)})",
+                    path + (key,),
+                )
                 usable = False
         if not usable:
             return
         assert isinstance(doc_path, str) and isinstance(content, str)
         if "\r" in content:
             kinds = "CRLF (`\\r\\n`)" if "\r\n" in content else "CR (`\\r`)"
-            self.report("non-lf-content", f"the content of {name(doc_path)} uses {kinds} line breaks; SourceCheck content must use `\\n` only: normalize it", path + ("content",))
+            self.report(
+                "non-lf-content",
+                f"the content of {name(doc_path)} uses {kinds} line breaks; SourceCheck content must use `\\n` "
+                "only: normalize it",
+                path + ("content",),
+            )
         if doc_path in self.session.by_path:
             first = self.session.by_path[doc_path]
-            self.report("duplicate-path", f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs resolve against that first one. Rename or remove this one", path + ("path",))
+            self.report(
+                "duplicate-path",
+                f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs "
+                "resolve against that first one. Rename or remove this one",
+                path + ("path",),
+            )
             return
         document = self.previous.documents.get((doc_path, id(content)))
         if document is None or document.content is not content or document.json_path != path:
@@ -205,7 +273,11 @@ class _Checker:
 
     def annotations(self, value: Any, path: Path) -> None:
         if not isinstance(value, list):
-            self.report("invalid-field", f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}", path)
+            self.report(
+                "invalid-field",
+                f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}",
+                path,
+            )
             return
         if path != ("annotations",):
             for index, item in enumerate(value):
@@ -231,7 +303,11 @@ class _Checker:
         """Check the annotation at ``index``: how many annotations, refs and findings it added."""
         before = len(self.session.annotations), len(self.session.refs), len(self.findings)
         self.annotation(value, ("annotations", index))
-        return len(self.session.annotations) - before[0], len(self.session.refs) - before[1], len(self.findings) - before[2]
+        return (
+            len(self.session.annotations) - before[0],
+            len(self.session.refs) - before[1],
+            len(self.findings) - before[2],
+        )
 
     def changed_annotations(self, value: list[Any]) -> list[int] | None:
         """The indexes of the annotations to check again after an edit, when that is all
@@ -255,7 +331,11 @@ class _Checker:
         if before is None or now is None or list(before) != list(now):
             return None  # documents were added, removed, renamed or reordered
         touched = {path for path, identity in now.items() if before[path] != identity}
-        citing = {index for (_, index), cached in previous.annotations.items() if isinstance(index, int) and not touched.isdisjoint(cached.depends)}
+        citing = {
+            index
+            for (_, index), cached in previous.annotations.items()
+            if isinstance(index, int) and not touched.isdisjoint(cached.depends)
+        }
         return sorted(citing.union(edited))
 
     def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
@@ -299,10 +379,14 @@ class _Checker:
         ref_findings = self.check_annotation(value, path, kept)
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
-            deps: dict[str | None, Any] = {r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)}
+            deps: dict[str | None, Any] = {
+                r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)
+            }
             if None in deps.values():  # an unknown path's message names the documents there are
                 deps[None] = self.known_documents()
-            self.memo.annotations[path] = AnnotationCheck(value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings)
+            self.memo.annotations[path] = AnnotationCheck(
+                value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings
+            )
 
     def untouched_refs(self, cached: AnnotationCheck) -> dict[Path, tuple[Ref, list[Finding]]]:
         """The refs of an unchanged annotation that do not cite a changed document, with
@@ -334,12 +418,18 @@ class _Checker:
     def known_documents(self) -> str:
         return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
 
-    def check_annotation(self, value: Any, path: Path, kept: dict[Path, tuple[Ref, list[Finding]]]) -> dict[Path, list[Finding]]:
+    def check_annotation(
+        self, value: Any, path: Path, kept: dict[Path, tuple[Ref, list[Finding]]]
+    ) -> dict[Path, list[Finding]]:
         """Check an annotation; the refs in ``kept`` are taken as they were checked before.
         Returns the findings of each ref that has some."""
         ref_findings: dict[Path, list[Finding]] = {}
         if not isinstance(value, dict):
-            self.report("invalid-field", f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}", path)
+            self.report(
+                "invalid-field",
+                f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}",
+                path,
+            )
             return ref_findings
         annotation = Annotation(path)
         self.session.annotations.append(annotation)
@@ -349,26 +439,49 @@ class _Checker:
         if "sources" not in value:
             self.report("invalid-field", "this annotation has no `sources`; add at least one source ref", path)
         elif not isinstance(value["sources"], list):
-            self.report("invalid-field", f"`sources` must be an array of source refs, not {kind_of(value['sources'])}", path + ("sources",))
+            self.report(
+                "invalid-field",
+                f"`sources` must be an array of source refs, not {kind_of(value['sources'])}",
+                path + ("sources",),
+            )
         elif not value["sources"]:
-            self.report("empty-sources", "`sources` is empty; an annotation needs at least one source. Add one, or remove the annotation: unsourced text is left unannotated", path + ("sources",))
+            self.report(
+                "empty-sources",
+                "`sources` is empty; an annotation needs at least one source. Add one, or remove the annotation: "
+                "unsourced text is left unannotated",
+                path + ("sources",),
+            )
         # Refs are listed in file order: claim and sources in the order of their keys.
         for key in value:
             if key == "claim":
-                annotation.claim = self.kept_or_checked_ref(value["claim"], path + ("claim",), annotation, False, kept, ref_findings)
+                annotation.claim = self.kept_or_checked_ref(
+                    value["claim"], path + ("claim",), annotation, False, kept, ref_findings
+                )
             elif key == "sources" and isinstance(value["sources"], list):
                 for index, item in enumerate(value["sources"]):
-                    annotation.sources.append(self.kept_or_checked_ref(item, path + ("sources", index), annotation, True, kept, ref_findings))
+                    annotation.sources.append(
+                        self.kept_or_checked_ref(item, path + ("sources", index), annotation, True, kept, ref_findings)
+                    )
         self.annotation_warnings(annotation)
         return ref_findings
 
-    def kept_or_checked_ref(self, value: Any, path: Path, annotation: Annotation, source: bool, kept: dict[Path, tuple[Ref, list[Finding]]], ref_findings: dict[Path, list[Finding]]) -> Ref:
+    def kept_or_checked_ref(
+        self,
+        value: Any,
+        path: Path,
+        annotation: Annotation,
+        source: bool,
+        kept: dict[Path, tuple[Ref, list[Finding]]],
+        ref_findings: dict[Path, list[Finding]],
+    ) -> Ref:
         first = len(self.findings)
         if path in kept:  # checked before against the same document: copied, linked to ``annotation``
             old, findings = kept[path]
             ref = old.relinked(annotation)
             self.session.refs.append(ref)
-            self.findings.extend(Finding(f.code, f.severity, f.message, f.path, ref, f.extent) if f.ref is old else f for f in findings)
+            self.findings.extend(
+                Finding(f.code, f.severity, f.message, f.path, ref, f.extent) if f.ref is old else f for f in findings
+            )
         else:
             ref = self.ref(value, path, annotation, source=source)
         if len(self.findings) > first:
@@ -380,12 +493,21 @@ class _Checker:
         seen: dict[tuple[Any, ...], Ref] = {}
         for source in annotation.sources:
             if claim is not None and claim.doc_path is not None and source.doc_path == claim.doc_path:
-                self.report("self-citation", f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not evidence for itself. Cite another document", source.json_path + ("path",))
+                self.report(
+                    "self-citation",
+                    f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not "
+                    "evidence for itself. Cite another document",
+                    source.json_path + ("path",),
+                )
             if source.well_formed:
                 assert source.start is not None and source.end is not None
                 key = (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
                 if key in seen:
-                    self.report("duplicate-source", f"this source repeats the coordinates of {_pointer(seen[key].json_path)}; remove one of them", source.json_path)
+                    self.report(
+                        "duplicate-source",
+                        f"this source repeats the coordinates of {_pointer(seen[key].json_path)}; remove one of them",
+                        source.json_path,
+                    )
                 else:
                     seen[key] = source
 
@@ -397,10 +519,23 @@ class _Checker:
         if type(value) is not dict or value.keys() != (_SOURCE_SET if source else _REF_SET):
             return None
         start, end, doc_path = value["start"], value["end"], value["path"]
-        if type(start) is not dict or type(end) is not dict or type(doc_path) is not str or start.keys() != _BOUNDARY_SET or end.keys() != _BOUNDARY_SET:
+        if (
+            type(start) is not dict
+            or type(end) is not dict
+            or type(doc_path) is not str
+            or start.keys() != _BOUNDARY_SET
+            or end.keys() != _BOUNDARY_SET
+        ):
             return None
         start_line, start_str, end_line, end_str = start["line"], start["str"], end["line"], end["str"]
-        if type(start_line) is not int or type(end_line) is not int or type(start_str) is not str or type(end_str) is not str or not start_str or not end_str:
+        if (
+            type(start_line) is not int
+            or type(end_line) is not int
+            or type(start_str) is not str
+            or type(end_str) is not str
+            or not start_str
+            or not end_str
+        ):
             return None
         if source:
             polarity, confidence = value["polarity"], value["confidence"]
@@ -428,7 +563,16 @@ class _Checker:
         if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
             return None
         start_col, end_col = begin - starts[start_line - 1], end_at - line_start
-        ref = Ref(path, weakref.ref(annotation), value, doc_path, Boundary(start_line, start_str, path + ("start",), [start_col], 1), Boundary(end_line, end_str, path + ("end",), [end_col], 1), document, True)
+        ref = Ref(
+            path,
+            weakref.ref(annotation),
+            value,
+            doc_path,
+            Boundary(start_line, start_str, path + ("start",), [start_col], 1),
+            Boundary(end_line, end_str, path + ("end",), [end_col], 1),
+            document,
+            True,
+        )
         ref.span = (begin, finish)
         ref.text = content[begin:finish]
         if source:
@@ -444,7 +588,12 @@ class _Checker:
         self.session.refs.append(ref)
         what = "a source" if source else "a claim"
         if not isinstance(value, dict):
-            self.report("invalid-field", f"{what} must be a ref object with `path`, `start` and `end`, not {kind_of(value)}", path, ref)
+            self.report(
+                "invalid-field",
+                f"{what} must be a ref object with `path`, `start` and `end`, not {kind_of(value)}",
+                path,
+                ref,
+            )
             return ref
         self.unknown_keys(value, SOURCE_KEYS if source else REF_KEYS, path, what)
         if source:
@@ -452,10 +601,17 @@ class _Checker:
         well_formed = True
         doc_path = value.get("path")
         if "path" not in value:
-            self.report("invalid-field", f"{what} has no `path`; add the path of the document it points into", path, ref)
+            self.report(
+                "invalid-field", f"{what} has no `path`; add the path of the document it points into", path, ref
+            )
             well_formed = False
         elif not isinstance(doc_path, str):
-            self.report("invalid-field", f"`path` must be a string naming a document, not {kind_of(doc_path)} ({show(doc_path)})", path + ("path",), ref)
+            self.report(
+                "invalid-field",
+                f"`path` must be a string naming a document, not {kind_of(doc_path)} ({show(doc_path)})",
+                path + ("path",),
+                ref,
+            )
             well_formed = False
         else:
             ref.doc_path = doc_path
@@ -476,11 +632,15 @@ class _Checker:
         if type(value) is dict and len(value) == 2 and type(value.get("line")) is int and type(value.get("str")) is str:
             return Boundary(value["line"], value["str"], path)
         if side not in ref_value:
-            self.report("invalid-field", f"this ref has no `{side}`; add `\"{side}\": {{\"line\": N, \"str\": \"...\"}}`", ref_path, ref)
+            self.report(
+                "invalid-field", f'this ref has no `{side}`; add `"{side}": {{"line": N, "str": "..."}}`', ref_path, ref
+            )
             return None
         value = ref_value[side]
         if not isinstance(value, dict):
-            self.report("invalid-field", f"`{side}` must be an object with `line` and `str`, not {kind_of(value)}", path, ref)
+            self.report(
+                "invalid-field", f"`{side}` must be an object with `line` and `str`, not {kind_of(value)}", path, ref
+            )
             return None
         self.unknown_keys(value, BOUNDARY_KEYS, path, f"`{side}`")
         line, text, ok = value.get("line"), value.get("str"), True
@@ -489,13 +649,20 @@ class _Checker:
             ok = False
         elif not isinstance(line, int) or isinstance(line, bool):
             hint = f"; write {int(line)}" if isinstance(line, float) and line.is_integer() else ""
-            self.report("invalid-field", f"`line` must be an integer, not {kind_of(line)} ({show(line)}){hint}", path + ("line",), ref)
+            self.report(
+                "invalid-field",
+                f"`line` must be an integer, not {kind_of(line)} ({show(line)}){hint}",
+                path + ("line",),
+                ref,
+            )
             ok = False
         if "str" not in value:
             self.report("invalid-field", f"`{side}` has no `str`; add the boundary string", path, ref)
             ok = False
         elif not isinstance(text, str):
-            self.report("invalid-field", f"`str` must be a string, not {kind_of(text)} ({show(text)})", path + ("str",), ref)
+            self.report(
+                "invalid-field", f"`str` must be a string, not {kind_of(text)} ({show(text)})", path + ("str",), ref
+            )
             ok = False
         if not ok or not isinstance(line, int) or not isinstance(text, str):
             return None
@@ -505,21 +672,39 @@ class _Checker:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.session.by_path.get(ref.doc_path)
         if document is None:
-            self.report("unknown-path", f"no document has the path {show(ref.doc_path)}; the session's documents are {self.known_documents()}", ref.json_path + ("path",), ref)
+            self.report(
+                "unknown-path",
+                f"no document has the path {show(ref.doc_path)}; the session's documents are {self.known_documents()}",
+                ref.json_path + ("path",),
+                ref,
+            )
             return
         ref.document = document
         failed = False
         for boundary in (ref.start, ref.end):
             failed = not self.find_boundary(boundary, document, ref) or failed
         if ref.start.line > ref.end.line:
-            self.report("lines-reversed", f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap them or fix the lines", ref.start.json_path + ("line",), ref)
+            self.report(
+                "lines-reversed",
+                f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap "
+                "them or fix the lines",
+                ref.start.json_path + ("line",),
+                ref,
+            )
             failed = True
         if failed:
             return
         start_col = ref.start.column
         end_col = ref.end.column + len(ref.end.str)  # exclusive
         if ref.start.line == ref.end.line and start_col >= end_col:
-            self.report("boundary-order", f"start {show(ref.start.str)} (column {start_col + 1}) comes after the end of end {show(ref.end.str)} on line {ref.start.line} of {name(document.path)}; the span would be empty. Swap or change the boundaries", ref.start.json_path + ("str",), ref)
+            self.report(
+                "boundary-order",
+                f"start {show(ref.start.str)} (column {start_col + 1}) comes after the end of end "
+                f"{show(ref.end.str)} on line {ref.start.line} of {name(document.path)}; the span would be empty. "
+                "Swap or change the boundaries",
+                ref.start.json_path + ("str",),
+                ref,
+            )
             return
         begin = document.offset(ref.start.line, start_col)
         finish = document.offset(ref.end.line, end_col)
@@ -532,10 +717,22 @@ class _Checker:
         side = boundary.json_path[-1]
         if not 1 <= boundary.line <= len(lines):
             count = len(lines)
-            self.report("line-out-of-range", f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} line{'s' if count != 1 else ''} (1 to {count})", boundary.json_path + ("line",), ref)
+            self.report(
+                "line-out-of-range",
+                f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} "
+                f"line{'s' if count != 1 else ''} (1 to {count})",
+                boundary.json_path + ("line",),
+                ref,
+            )
             return False
         if boundary.str == "":
-            self.report("boundary-empty", f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, unique on line {boundary.line}", boundary.json_path + ("str",), ref)
+            self.report(
+                "boundary-empty",
+                f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, "
+                f"unique on line {boundary.line}",
+                boundary.json_path + ("str",),
+                ref,
+            )
             return False
         line = lines[boundary.line - 1]
         first = line.find(boundary.str)
@@ -544,41 +741,88 @@ class _Checker:
             return True
         boundary.occurrences, boundary.occurrence_count = occurrences(line, boundary.str)
         if boundary.occurrence_count == 0:
-            self.report("boundary-not-found", f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the line number and the exact text (matching is exact, case and accents included)", boundary.json_path + ("str",), ref)
+            self.report(
+                "boundary-not-found",
+                f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the "
+                "line number and the exact text (matching is exact, case and accents included)",
+                boundary.json_path + ("str",),
+                ref,
+            )
             return False
         if boundary.occurrence_count > 1:
-            self.report("boundary-ambiguous", f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of {name(document.path)}; extend it until it is unique", boundary.json_path + ("str",), ref)
+            self.report(
+                "boundary-ambiguous",
+                f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of "
+                f"{name(document.path)}; extend it until it is unique",
+                boundary.json_path + ("str",),
+                ref,
+            )
             return False
         return True
 
     def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
         path = ref.json_path
         if "polarity" not in value:
-            self.report("bad-polarity", 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`', path, ref)
+            self.report(
+                "bad-polarity", 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`', path, ref
+            )
         else:
             polarity = ref.polarity = value["polarity"]
             if polarity not in POLARITIES or not isinstance(polarity, str):
-                self.report("bad-polarity", f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"', path + ("polarity",), ref)
+                self.report(
+                    "bad-polarity",
+                    f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"',
+                    path + ("polarity",),
+                    ref,
+                )
         if "confidence" not in value:
-            self.report("bad-confidence", 'this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)', path, ref)
+            self.report(
+                "bad-confidence",
+                "this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)",
+                path,
+                ref,
+            )
             return
         confidence = ref.confidence = value["confidence"]
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-            self.report("bad-confidence", f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)})", path + ("confidence",), ref)
+            self.report(
+                "bad-confidence",
+                f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)})",
+                path + ("confidence",),
+                ref,
+            )
         elif isinstance(confidence, float) and not math.isfinite(confidence):
-            self.report("bad-confidence", "`confidence` is too large to be a finite number; it must be from 0 to 1", path + ("confidence",), ref)
+            self.report(
+                "bad-confidence",
+                "`confidence` is too large to be a finite number; it must be from 0 to 1",
+                path + ("confidence",),
+                ref,
+            )
         elif not 0 <= confidence <= 1:
             hint = f"; for a percentage write {confidence / 100:g}" if 1 < confidence <= 100 else ""
-            self.report("bad-confidence", f"`confidence` {show(confidence)} is outside [0, 1]{hint}", path + ("confidence",), ref)
+            self.report(
+                "bad-confidence",
+                f"`confidence` {show(confidence)} is outside [0, 1]{hint}",
+                path + ("confidence",),
+                ref,
+            )
         elif confidence < LOW_CONFIDENCE:
-            self.report("low-confidence", f"`confidence` {show(confidence)} is below {LOW_CONFIDENCE}: such a weak source is usually better omitted", path + ("confidence",), ref)
+            self.report(
+                "low-confidence",
+                f"`confidence` {show(confidence)} is below {LOW_CONFIDENCE}: such a weak source is usually better "
+                "omitted",
+                path + ("confidence",),
+                ref,
+            )
 
 
 def _pointer(path: Path) -> str:
     return "`" + (pointer(path) or "/") + "`"
 
 
-def check(root: Any, memo: CheckMemo | None = None, stop: Stop | None = None) -> tuple[Session, list[Finding], CheckMemo]:
+def check(
+    root: Any, memo: CheckMemo | None = None, stop: Stop | None = None
+) -> tuple[Session, list[Finding], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
     With the memo of a previous check, annotations whose values are the same objects and

@@ -44,14 +44,13 @@ def _after_ws(text: str, pos: int) -> int:
     assert match is not None  # `*` matches the empty string too
     return match.end()
 
+
 # Possessive: a string that does not close must fail fast, not backtrack for ever.
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # One escape decodes to one code point; a valid surrogate pair is one escape.
-_ESCAPE = re.compile(
-    r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.|\Z)", re.S
-)
+_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.|\Z)", re.S)
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {"true": True, "false": False, "null": None}
 _NOT_JSON_WORDS = {
@@ -468,11 +467,18 @@ class _Parser:
         text = self.text
         pos = 0
         if text.startswith("\ufeff"):
-            self.issue(0, 1, "the file starts with a byte order mark (U+FEFF), which JSON does not allow; save it as UTF-8 without BOM")
+            self.issue(
+                0,
+                1,
+                "the file starts with a byte order mark (U+FEFF), which JSON does not allow; save it as UTF-8 "
+                "without BOM",
+            )
             pos = 1
         pos = self.skip(pos)
         if pos >= self.n:
-            self.issue(0, self.n, "the file holds no JSON value; a session is an object with `documents` and `annotations`")
+            self.issue(
+                0, self.n, "the file holds no JSON value; a session is an object with `documents` and `annotations`"
+            )
             return None
         root, pos = self.value(pos, (), 0)
         while True:
@@ -483,7 +489,11 @@ class _Parser:
                 # value() reported the unusable token; step past it and look for the value.
                 pos = self.skip_token(pos)
                 continue
-            self.issue(pos, self.skip_token(pos), f"unexpected {describe_char(text[pos])} after the end of the JSON value; a file holds one value")
+            self.issue(
+                pos,
+                self.skip_token(pos),
+                f"unexpected {describe_char(text[pos])} after the end of the JSON value; a file holds one value",
+            )
             pos = self.skip_token(pos)
 
     def value(self, pos: int, path: Path, depth: int) -> tuple[Node | None, int]:
@@ -506,7 +516,7 @@ class _Parser:
             name = word.group()
             if name in _LITERALS:
                 return JLiteral(pos, word.end(), _LITERALS[name]), word.end()
-            message = _NOT_JSON_WORDS.get(name, f"`{name}` is not a JSON value; quote strings with `\"`")
+            message = _NOT_JSON_WORDS.get(name, f'`{name}` is not a JSON value; quote strings with `"`')
             self.issue(pos, word.end(), message)
             return None, pos
         self.issue(pos, pos + 1, f"expected a value, found {describe_char(ch)}")
@@ -568,7 +578,9 @@ class _Parser:
                 i += len(piece)
                 continue
             if ch < " ":
-                self.issue(i, i + 1, f"a raw control character (U+{ord(ch):04X}) in a string; write it as `\\u{ord(ch):04x}`")
+                self.issue(
+                    i, i + 1, f"a raw control character (U+{ord(ch):04X}) in a string; write it as `\\u{ord(ch):04x}`"
+                )
             i += 1
         if end is None:
             end = i
@@ -613,7 +625,11 @@ class _Parser:
             ch = text[pos]
             if ch == "}":
                 if trailing_comma >= 0:
-                    self.issue(trailing_comma, trailing_comma + 1, "a trailing comma before `}` is not allowed in JSON; remove it")
+                    self.issue(
+                        trailing_comma,
+                        trailing_comma + 1,
+                        "a trailing comma before `}` is not allowed in JSON; remove it",
+                    )
                 return JObject(start, pos + 1, members), pos + 1
             if ch == '"':
                 if not want_member:
@@ -655,7 +671,12 @@ class _Parser:
                 pos += 1
                 continue
             bad = self.skip_token(pos)
-            self.issue(pos, bad, f"expected a key in double quotes, found {describe_char(ch) if bad == pos + 1 else '`' + text[pos:bad] + '`'}")
+            self.issue(
+                pos,
+                bad,
+                "expected a key in double quotes, found "
+                f"{describe_char(ch) if bad == pos + 1 else '`' + text[pos:bad] + '`'}",
+            )
             pos = bad
 
     def array(self, pos: int, path: Path, depth: int) -> tuple[JArray, int]:
@@ -676,7 +697,11 @@ class _Parser:
             ch = text[pos]
             if ch == "]":
                 if trailing_comma >= 0:
-                    self.issue(trailing_comma, trailing_comma + 1, "a trailing comma before `]` is not allowed in JSON; remove it")
+                    self.issue(
+                        trailing_comma,
+                        trailing_comma + 1,
+                        "a trailing comma before `]` is not allowed in JSON; remove it",
+                    )
                 return JArray(start, pos + 1, items), pos + 1
             if ch == "}":
                 self.issue(pos, pos + 1, "`}` where `]` should close the array")

@@ -96,7 +96,15 @@ class View:
     memo: DocumentMemo = field(default_factory=DocumentMemo)
 
     @classmethod
-    def of(cls, text: str, *, client: Client | None = None, settings: Settings | None = None, uri: str = "file:///test.sourcecheck.json", version: int = 1) -> View:
+    def of(
+        cls,
+        text: str,
+        *,
+        client: Client | None = None,
+        settings: Settings | None = None,
+        uri: str = "file:///test.sourcecheck.json",
+        version: int = 1,
+    ) -> View:
         """A view of ``text`` analysed on the spot: what a feature's unit test starts from."""
         return cls(uri, version, Analysis(text), client or Client(), settings or Settings())
 
@@ -131,7 +139,9 @@ class View:
         text_edits = [types.TextEdit(range=self.range(start, end), new_text=text) for start, end, text in edits]
         if self.client.document_changes:
             identifier = types.OptionalVersionedTextDocumentIdentifier(uri=self.uri, version=self.version)
-            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)])
+            return types.WorkspaceEdit(
+                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)]
+            )
         return types.WorkspaceEdit(changes={self.uri: text_edits})
 
 

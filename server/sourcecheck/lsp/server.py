@@ -42,7 +42,12 @@ class SourceCheckServer(LanguageServer):
     """The server's state: open documents, the client as negotiated, the settings."""
 
     def __init__(self) -> None:
-        super().__init__("sourcecheck", __version__, protocol_cls=SourceCheckProtocol, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "sourcecheck",
+            __version__,
+            protocol_cls=SourceCheckProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
         self.documents = DocumentStore()
         self.client = Client()
         self.settings = Settings()
@@ -72,7 +77,10 @@ class SourceCheckServer(LanguageServer):
         if document is not None and not self.client.pull_diagnostics:
             # Let edits already waiting be read first: work for a superseded version is dropped.
             version = document.version
-            asyncio.get_running_loop().call_later(0.001, lambda: self.spawn(guarded_call("publishing diagnostics", self.publish_if_current(document, version))))
+            asyncio.get_running_loop().call_later(
+                0.001,
+                lambda: self.spawn(guarded_call("publishing diagnostics", self.publish_if_current(document, version))),
+            )
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -170,12 +178,18 @@ class SourceCheckServer(LanguageServer):
                 return
             if self.documents.get(uri) is not document or document.version != version:
                 return
-            view = View(uri, version, document.analysis, self.client, self.settings, document.memo) if document.is_session else None
+            view = (
+                View(uri, version, document.analysis, self.client, self.settings, document.memo)
+                if document.is_session
+                else None
+            )
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
             items = diagnostics.diagnostics(view) if view is not None else diagnostics.WrittenDiagnostics()
         self.published.add(uri)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
+        )
 
     async def publish_if_current(self, document: OpenDocument, version: int) -> None:
         if self.documents.get(document.uri) is document and document.version == version:
@@ -211,7 +225,12 @@ def on_initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None
     for entry in FEATURES:
         if entry.when is not None and entry.when(ls.client):
             ls.feature(entry.method, entry.options)(guard(ls, entry))
-    log.info("sourcecheck %s: %s positions, %s diagnostics", __version__, ls.client.encoding.value, "pull" if ls.client.pull_diagnostics else "push")
+    log.info(
+        "sourcecheck %s: %s positions, %s diagnostics",
+        __version__,
+        ls.client.encoding.value,
+        "pull" if ls.client.pull_diagnostics else "push",
+    )
 
 
 async def on_initialized(ls: SourceCheckServer, params: types.InitializedParams) -> None:
@@ -244,19 +263,27 @@ async def ask_settings(ls: SourceCheckServer) -> None:
     if not (workspace and workspace.configuration):
         return
     try:
-        answer = await ls.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section="sourcecheck")]))
+        answer = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="sourcecheck")])
+        )
     except Exception as error:  # an old or odd client: keep what we have
         log.warning("could not read the sourcecheck settings: %s", error)
         return
     await apply_settings(ls, Settings.from_client(answer[0] if answer else None))
 
 
-async def pull_diagnostics(ls: SourceCheckServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+async def pull_diagnostics(
+    ls: SourceCheckServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
     """Diagnostics for a client that asks for them: those of the newest version, waited for."""
     uri = params.text_document.uri
     document = ls.documents.get(uri)
     if document is not None and document.too_large(ls.settings.max_file_size_mb):
-        items = diagnostics.too_large(len(document.source), ls.settings.max_file_size_mb) if document.looks_like_session() else []
+        items = (
+            diagnostics.too_large(len(document.source), ls.settings.max_file_size_mb)
+            if document.looks_like_session()
+            else []
+        )
         return types.RelatedFullDocumentDiagnosticReport(items=items)
     view = await ls.view(uri, wait=True)  # diagnostics are worth waiting for
     if view is None:
@@ -272,21 +299,45 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     Handler(types.SHUTDOWN, on_shutdown),
     Handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, on_configuration),
     Handler(
-        types.TEXT_DOCUMENT_DIAGNOSTIC, pull_diagnostics, EMPTY_REPORT,
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        pull_diagnostics,
+        EMPTY_REPORT,
         types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
         when=lambda client: client.pull_diagnostics,
     ),
     Feature(types.TEXT_DOCUMENT_HOVER, hover.hover),
-    Feature(types.TEXT_DOCUMENT_CODE_ACTION, actions.code_actions, [], types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])),
-    Feature(types.TEXT_DOCUMENT_COMPLETION, completion.complete, completion.NOTHING, types.CompletionOptions(trigger_characters=['"', ":"])),
+    Feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        actions.code_actions,
+        [],
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    ),
+    Feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        completion.complete,
+        completion.NOTHING,
+        types.CompletionOptions(trigger_characters=['"', ":"]),
+    ),
     Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition),
     Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
     Feature(types.TEXT_DOCUMENT_REFERENCES, navigation.references, []),
     Feature(types.TEXT_DOCUMENT_PREPARE_RENAME, rename.prepare_rename),
     Feature(types.TEXT_DOCUMENT_RENAME, rename.rename, None, types.RenameOptions(prepare_provider=True)),
     Feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, symbols.document_symbols, []),
-    Feature(types.TEXT_DOCUMENT_CODE_LENS, lens.code_lenses, [], types.CodeLensOptions(resolve_provider=False), needs=lambda settings: settings.code_lens),
-    Feature(types.TEXT_DOCUMENT_INLAY_HINT, hints.inlay_hints, [], types.InlayHintOptions(resolve_provider=False), needs=lambda settings: settings.inlay_hints),
+    Feature(
+        types.TEXT_DOCUMENT_CODE_LENS,
+        lens.code_lenses,
+        [],
+        types.CodeLensOptions(resolve_provider=False),
+        needs=lambda settings: settings.code_lens,
+    ),
+    Feature(
+        types.TEXT_DOCUMENT_INLAY_HINT,
+        hints.inlay_hints,
+        [],
+        types.InlayHintOptions(resolve_provider=False),
+        needs=lambda settings: settings.inlay_hints,
+    ),
     Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
 ]
 

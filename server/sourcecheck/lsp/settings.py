@@ -33,9 +33,13 @@ class Settings:
         defaults = cls()
         return cls(
             inlay_hints=_boolean(hints.get("enabled"), defaults.inlay_hints, "inlayHints.enabled"),
-            inlay_max_length=_number(hints.get("maxLength"), defaults.inlay_max_length, "inlayHints.maxLength", 4, 1000),
+            inlay_max_length=_number(
+                hints.get("maxLength"), defaults.inlay_max_length, "inlayHints.maxLength", 4, 1000
+            ),
             code_lens=_boolean(lens.get("enabled"), defaults.code_lens, "codeLens.enabled"),
-            max_file_size_mb=_number(section.get("maxFileSizeMB"), defaults.max_file_size_mb, "maxFileSizeMB", 1, 100_000),
+            max_file_size_mb=_number(
+                section.get("maxFileSizeMB"), defaults.max_file_size_mb, "maxFileSizeMB", 1, 100_000
+            ),
         )
 
 
@@ -53,5 +57,7 @@ def _number(value: Any, default: int, name: str, low: int, high: int) -> int:
         return default
     if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
         return value
-    log.warning("sourcecheck.%s should be a whole number from %s to %s, not %r; using %s", name, low, high, value, default)
+    log.warning(
+        "sourcecheck.%s should be a whole number from %s to %s, not %r; using %s", name, low, high, value, default
+    )
     return default

@@ -148,7 +148,9 @@ class OpenDocument:
                 return
             self._lines = lines.patched(self.source, start, end, change.text)
             # Only one edit can be replayed on an analysis; several in a row start afresh.
-            self._pending = (previous, (start, end, change.text)) if previous is not None and self._pending is None else None
+            self._pending = (
+                (previous, (start, end, change.text)) if previous is not None and self._pending is None else None
+            )
         else:
             self.source = Text(change.text)
             self._lines = None

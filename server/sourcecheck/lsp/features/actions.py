@@ -34,7 +34,13 @@ def diagnostic_for(view: View, finding: Finding, sent: Sequence[types.Diagnostic
     for diagnostic in sent:
         if diagnostic.code == finding.code and diagnostic.range == rng:
             return diagnostic
-    return types.Diagnostic(range=rng, message=finding.message, code=finding.code, source="sourcecheck", severity=types.DiagnosticSeverity.Error)
+    return types.Diagnostic(
+        range=rng,
+        message=finding.message,
+        code=finding.code,
+        source="sourcecheck",
+        severity=types.DiagnosticSeverity.Error,
+    )
 
 
 def code_actions(view: View, params: types.CodeActionParams) -> list[types.CodeAction]:

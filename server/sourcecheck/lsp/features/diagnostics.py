@@ -59,7 +59,10 @@ class WireCache:
 
 
 def wire_range(span: Span) -> Wire:
-    return {"start": {"line": span.start.line, "character": span.start.character}, "end": {"line": span.end.line, "character": span.end.character}}
+    return {
+        "start": {"line": span.start.line, "character": span.start.character},
+        "end": {"line": span.end.line, "character": span.end.character},
+    }
 
 
 def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
@@ -79,24 +82,34 @@ def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
         if extent is None:
             continue
         context = visible(line[max(0, column - 15) : column + len(boundary.str) + 15])
-        related.append({
-            "location": {"uri": view.uri, "range": wire_range(analysis.span(*extent, view.encoding))},
-            "message": f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: …{shorten(context, 60)}…",
-        })
+        related.append(
+            {
+                "location": {"uri": view.uri, "range": wire_range(analysis.span(*extent, view.encoding))},
+                "message": f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: "
+                f"…{shorten(context, 60)}…",
+            }
+        )
     return related
 
 
 def note(code: str, message: str, severity: types.DiagnosticSeverity) -> tuple[Wire, str]:
     """A diagnostic about the whole file, at its start, with its JSON text."""
     start = {"line": 0, "character": 0}
-    wire: Wire = {"range": {"start": start, "end": start}, "message": message, "severity": int(severity), "code": code, "source": "sourcecheck"}
+    wire: Wire = {
+        "range": {"start": start, "end": start},
+        "message": message,
+        "severity": int(severity),
+        "code": code,
+        "source": "sourcecheck",
+    }
     return wire, json.dumps(wire)
 
 
 def too_large(characters: int, limit_mb: int) -> WrittenDiagnostics:
     """The one diagnostic of a session file past ``sourcecheck.maxFileSizeMB``."""
     message = (
-        f"this file holds {characters / 1_000_000:.0f} million characters, more than sourcecheck.maxFileSizeMB ({limit_mb}); "
+        f"this file holds {characters / 1_000_000:.0f} million characters, more than sourcecheck.maxFileSizeMB "
+        f"({limit_mb}); "
         "it is not checked. Raise the limit or check it with the sourcecheck command"
     )
     return WrittenDiagnostics.of([note("file-too-large", message, types.DiagnosticSeverity.Warning)])
@@ -122,7 +135,10 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
     analysis = view.analysis
     found = []
     if len(analysis.findings) > MAX_DIAGNOSTICS:
-        message = f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on this file for all of them"
+        message = (
+            f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on "
+            "this file for all of them"
+        )
         found.append(note("too-many-findings", message, types.DiagnosticSeverity.Information))
     old = view.memo.wire if isinstance(view.memo.wire, WireCache) else None
     derived = analysis.derived
@@ -138,12 +154,20 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         extent = analysis.extent(finding)
         content = _content_map(analysis, finding)
         previous = kept.get(id(finding))
-        if previous is not None and previous.finding is finding and previous.content is content and placed.unmoved(previous.extent, extent):
+        if (
+            previous is not None
+            and previous.finding is finding
+            and previous.content is content
+            and placed.unmoved(previous.extent, extent)
+        ):
             sent = Sent(finding, extent, content, previous.wire, previous.encoded)
         else:
             wire: Wire = {
-                "range": wire_range(analysis.span(*extent, view.encoding)), "message": finding.message,
-                "severity": int(SEVERITIES[finding.severity]), "code": finding.code, "source": "sourcecheck",
+                "range": wire_range(analysis.span(*extent, view.encoding)),
+                "message": finding.message,
+                "severity": int(SEVERITIES[finding.severity]),
+                "code": finding.code,
+                "source": "sourcecheck",
             }
             if finding.code == "boundary-ambiguous":
                 wire["relatedInformation"] = occurrence_locations(view, finding)

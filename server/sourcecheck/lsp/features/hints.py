@@ -45,6 +45,12 @@ def inlay_hints(view: View, params: types.InlayHintParams) -> list[types.InlayHi
             node = analysis.node(ref.json_path)
             if not ref.valid or node is None or not start <= node.end <= end:
                 continue
-            tooltip = types.MarkupContent(kind=types.MarkupKind.PlainText, value=visible(ref.text or "", keep_newlines=True))
-            hints.append(types.InlayHint(position=view.position(node.end), label=label(ref, width), padding_left=True, tooltip=tooltip))
+            tooltip = types.MarkupContent(
+                kind=types.MarkupKind.PlainText, value=visible(ref.text or "", keep_newlines=True)
+            )
+            hints.append(
+                types.InlayHint(
+                    position=view.position(node.end), label=label(ref, width), padding_left=True, tooltip=tooltip
+                )
+            )
     return hints[:MAX_HINTS]

@@ -20,7 +20,9 @@ def code_lenses(view: View, params: types.CodeLensParams) -> list[types.CodeLens
     def lens_at(path: Path, title: str) -> None:
         node = analysis.node(path)
         if node is not None:
-            lenses.append(types.CodeLens(range=view.range(node.start, node.start), command=types.Command(title=title, command="")))
+            lenses.append(
+                types.CodeLens(range=view.range(node.start, node.start), command=types.Command(title=title, command=""))
+            )
 
     for document in analysis.session.documents:
         lens_at(document.json_path, coverage_title(analysis, document))

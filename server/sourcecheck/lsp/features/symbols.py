@@ -29,7 +29,15 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
     for doc in analysis.session.documents:
         whole, name = rng(doc.json_path), rng(doc.json_path + ("path",))
         if whole and name:
-            documents.append(types.DocumentSymbol(name=doc.path or '""', detail=f"{len(doc.lines)} lines", kind=types.SymbolKind.File, range=whole, selection_range=name))
+            documents.append(
+                types.DocumentSymbol(
+                    name=doc.path or '""',
+                    detail=f"{len(doc.lines)} lines",
+                    kind=types.SymbolKind.File,
+                    range=whole,
+                    selection_range=name,
+                )
+            )
     annotations = []
     for annotation in analysis.session.annotations:
         whole = rng(annotation.json_path)
@@ -41,18 +49,43 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
             if source_range is None:
                 continue
             polarity = source.polarity if source.polarity in ("supports", "refutes") else "?"
-            children.append(types.DocumentSymbol(name=f"{polarity}: {ref_name(source)}", detail=f"{source.doc_path or '?'} · {source.confidence}", kind=types.SymbolKind.Field, range=source_range, selection_range=source_range))
+            children.append(
+                types.DocumentSymbol(
+                    name=f"{polarity}: {ref_name(source)}",
+                    detail=f"{source.doc_path or '?'} · {source.confidence}",
+                    kind=types.SymbolKind.Field,
+                    range=source_range,
+                    selection_range=source_range,
+                )
+            )
         claim = annotation.claim
         selection = rng(claim.json_path) if claim else None
-        annotations.append(types.DocumentSymbol(
-            name=ref_name(claim) if claim else "(no claim)", detail=claim.doc_path or "" if claim else "", kind=types.SymbolKind.Event,
-            range=whole, selection_range=selection or whole, children=children,
-        ))
+        annotations.append(
+            types.DocumentSymbol(
+                name=ref_name(claim) if claim else "(no claim)",
+                detail=claim.doc_path or "" if claim else "",
+                kind=types.SymbolKind.Event,
+                range=whole,
+                selection_range=selection or whole,
+                children=children,
+            )
+        )
     groups = []
     documents_path: Path = ("session", "documents") if analysis.session.shape == "cli" else ("documents",)
-    for title, path, children, kind in (("Documents", documents_path, documents, types.SymbolKind.Module), ("Annotations", ("annotations",), annotations, types.SymbolKind.Namespace)):
+    for title, path, children, kind in (
+        ("Documents", documents_path, documents, types.SymbolKind.Module),
+        ("Annotations", ("annotations",), annotations, types.SymbolKind.Namespace),
+    ):
         whole = rng(path)
         if whole is not None:
-            groups.append(types.DocumentSymbol(name=title, detail=str(len(children)), kind=kind, range=whole, selection_range=whole, children=children))
+            groups.append(
+                types.DocumentSymbol(
+                    name=title,
+                    detail=str(len(children)),
+                    kind=kind,
+                    range=whole,
+                    selection_range=whole,
+                    children=children,
+                )
+            )
     return groups
-
