@@ -1,0 +1,208 @@
+"""Diagnostics, as a function of a view: every finding on its exact value, JSON written once
+and kept while an edit cannot have moved it."""
+
+import json
+from dataclasses import replace
+
+from lsprotocol import types
+
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.lsp.features.diagnostics import MAX_DIAGNOSTICS, diagnostics, report, too_large
+from tests.support.helpers import claim, crafted, session, source
+from tests.support.lsp_support import value_at
+from tests.support.views import (
+    ENCODINGS,
+    FIXTURES,
+    URI,
+    doc,
+    edited,
+    fixture,
+    per_encoding,
+    range_text,
+    same_for_every_encoding,
+    session_text,
+    view_of,
+)
+
+BROKEN = sorted((FIXTURES / "broken").glob("*.json"))
+CRAFTED = session_text(crafted())
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def written(view):
+    """Each diagnostic's JSON text, as it goes on the wire."""
+    return [json.dumps(wire) for wire in json.loads(diagnostics(view).encoded)]
+
+
+def wire_range(wire):
+    return types.Range(start=types.Position(**wire["start"]), end=types.Position(**wire["end"]))
+
+
+def test_every_finding_code_is_a_diagnostic_on_its_exact_json_value():
+    assert len(BROKEN) == 19
+    for path in BROKEN:
+        text, code = path.read_text(encoding="utf-8"), path.name.split(".")[0]
+        found = diagnostics(view_of(text))
+        assert code in {d["code"] for d in found}, code
+        root = None if code == "invalid-json" else json.loads(text)
+        for wire, finding in zip(found, Analysis(text).findings, strict=True):
+            assert (wire["code"], wire["message"], wire["source"]) == (finding.code, finding.message, "sourcecheck")
+            assert wire["severity"] == SEVERITY[finding.severity.value], code
+            if root is not None and finding.code != "duplicate-key":
+                assert json.loads(range_text(text, wire_range(wire["range"]))) == value_at(root, finding.pointer), code
+
+
+def test_calling_diagnostics_twice_on_the_same_view_gives_the_same_json():
+    view = view_of(CRAFTED)
+    found = diagnostics(view)
+    assert json.loads(found.encoded) == list(found) and len(found) == 11  # the JSON text is the list
+    first = found.encoded
+    assert diagnostics(view).encoded == first
+    assert first == diagnostics(view_of(CRAFTED)).encoded  # and the same as a fresh view's
+
+
+def test_the_ambiguous_boundary_lists_every_occurrence_inside_the_content_in_every_encoding():
+    value = {
+        "documents": [{"path": "d", "content": "🚀 中文 said and 😬 said"}, {"path": "e", "content": "ok"}],
+        "annotations": [
+            {
+                "claim": {"path": "d", "start": {"line": 1, "str": "said"}, "end": {"line": 1, "str": "😬"}},
+                "sources": [
+                    {
+                        "path": "e",
+                        "start": {"line": 1, "str": "ok"},
+                        "end": {"line": 1, "str": "ok"},
+                        "polarity": "supports",
+                        "confidence": 1,
+                    }
+                ],
+            }
+        ],
+    }
+    text = session_text(value, indent=None)
+
+    def occurrences(encoding):
+        (ambiguous,) = [d for d in diagnostics(view_of(text, encoding=encoding)) if d["code"] == "boundary-ambiguous"]
+        related = ambiguous["relatedInformation"]
+        assert all(info["location"]["uri"] == URI for info in related)
+        return [
+            (info["message"].split(":")[0], range_text(text, wire_range(info["location"]["range"]), encoding))
+            for info in related
+        ]
+
+    expected = [("occurrence 1 of 2, column 6", "said"), ("occurrence 2 of 2, column 17", "said")]
+    assert per_encoding(occurrences) == same_for_every_encoding(expected)
+
+
+def fourth_annotation(view):
+    """Where the fourth annotation of the crafted session starts: its findings and the next
+    one's come after, those of the first three before."""
+    return view.analysis.node(("annotations", 3)).start
+
+
+def test_after_an_edit_a_diagnostic_before_it_keeps_its_json_and_one_after_a_new_line_moves():
+    view = view_of(CRAFTED)
+    before = written(view)
+    at = fourth_annotation(view)
+    after = written(edited(view, at, at, "\n"))
+    assert [json.loads(d)["code"] for d in after[-2:]] == ["empty-sources", "boundary-not-found"]
+    assert after[:-2] == before[:-2]  # byte for byte
+    for old, new in zip(before[-2:], after[-2:], strict=True):
+        old, new = json.loads(old), json.loads(new)
+        assert new["range"]["start"]["line"] == old["range"]["start"]["line"] + 1
+        assert new["range"]["start"]["character"] == old["range"]["start"]["character"]
+    assert after == written(view_of(CRAFTED[:at] + "\n" + CRAFTED[at:]))
+
+
+def test_a_kept_diagnostic_is_not_written_again():
+    view = view_of(CRAFTED)
+    first = diagnostics(view)
+    at = fourth_annotation(view)
+    again = diagnostics(edited(view, at, at, "\n"))
+    # Those of the first three annotations are the very JSON values built before (the
+    # document's own finding, first, is checked afresh with its document).
+    assert all(again[i] is first[i] for i in range(1, 9))
+    assert again[-1] is not first[-1]  # moved: written again
+
+
+def test_an_edit_earlier_on_the_same_line_moves_a_diagnostic_by_its_width_in_the_clients_encoding():
+    value = crafted()
+    value["documents"].insert(0, {"path": "notes", "content": "nobody cites this"})
+    text = session_text(value, indent=None)  # one line: every finding after the edit's place
+    at = text.index("nobody")
+
+    def shifts(encoding):
+        view = view_of(text, encoding=encoding)
+        before = [json.loads(w) for w in written(view)]
+        after_edit = edited(view, at, at, "🚀中 ")
+        after = [json.loads(w) for w in written(after_edit)]
+        assert written(after_edit) == written(view_of(after_edit.text, encoding=encoding))  # as a fresh view has them
+        return {
+            new["range"]["start"]["character"] - old["range"]["start"]["character"]
+            for old, new in zip(before, after, strict=True)
+        }
+
+    assert per_encoding(shifts) == {"utf-16": {4}, "utf-8": {8}, "utf-32": {3}}
+
+
+def test_an_edit_after_every_finding_keeps_them_all():
+    view = view_of(CRAFTED)
+    before = written(view)
+    end = CRAFTED.rindex("}")
+    assert written(edited(view, end, end, "\n")) == before
+
+
+def test_an_edit_that_fixes_a_finding_drops_only_its_diagnostic():
+    view = view_of(CRAFTED)
+    before = written(view)
+    at = CRAFTED.index('"reprot"')
+    after = written(edited(view, at + 1, at + 7, "report"))
+    assert [json.loads(d)["code"] for d in after].count("unknown-path") == 0
+    assert len(after) == len(before) - 1
+    assert after == written(view_of(CRAFTED[: at + 1] + "report" + CRAFTED[at + 7 :]))
+
+
+def test_a_view_in_another_encoding_does_not_reuse_diagnostics_written_for_the_first():
+    value = session([{"claim": claim("article", (1, "outcome"), (1, "positive")), "sources": [source(polarity="x")]}])
+    value["documents"][1]["content"] = "🚀 中文 " + value["documents"][1]["content"]
+    text = session_text(value, indent=None)  # the finding sits after the emoji
+    utf16 = view_of(text, encoding=ENCODINGS[0])
+    diagnostics(utf16)
+    utf8 = replace(utf16, client=replace(utf16.client, encoding=ENCODINGS[1]))  # same analysis, same memo
+    assert written(utf8) == written(view_of(text, encoding=ENCODINGS[1]))
+    assert written(utf8) != written(view_of(text, encoding=ENCODINGS[0]))
+
+
+def test_past_the_limit_one_note_says_how_many_findings_there_are():
+    value = session([{"claim": claim(), "sources": [source(polarity="x")]} for _ in range(MAX_DIAGNOSTICS + 5)])
+    found = diagnostics(view_of(session_text(value)))
+    assert len(found) == MAX_DIAGNOSTICS + 1
+    note = found[0]
+    assert note["code"] == "too-many-findings" and note["severity"] == types.DiagnosticSeverity.Information
+    assert note["message"].startswith(f"{MAX_DIAGNOSTICS + 5} findings; the first {MAX_DIAGNOSTICS} are shown")
+
+
+def test_a_file_too_large_gets_one_warning_at_its_start_naming_the_limit():
+    (note,) = too_large(70_000_000, 64)
+    assert note["code"] == "file-too-large" and note["severity"] == types.DiagnosticSeverity.Warning
+    assert note["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    assert "70 million characters" in note["message"] and "sourcecheck.maxFileSizeMB (64)" in note["message"]
+
+
+def test_a_pull_report_is_unchanged_when_the_client_has_this_versions_diagnostics():
+    view = view_of(fixture("broken/unknown-path"))
+    full = report(view, types.DocumentDiagnosticParams(text_document=doc()))
+    assert isinstance(full, types.RelatedFullDocumentDiagnosticReport)
+    assert [d["code"] for d in full.items] == ["unknown-path"]
+    same = report(view, types.DocumentDiagnosticParams(text_document=doc(), previous_result_id=full.result_id))
+    assert isinstance(same, types.RelatedUnchangedDocumentDiagnosticReport) and same.result_id == full.result_id
+    at = view.text.index('"reprot"')
+    newer = report(
+        edited(view, at, at, " "),
+        types.DocumentDiagnosticParams(text_document=doc(), previous_result_id=full.result_id),
+    )
+    assert isinstance(newer, types.RelatedFullDocumentDiagnosticReport) and newer.result_id != full.result_id
