@@ -15,7 +15,9 @@ from tests.support.lsp_support import PROFILES, SERVER, Editor
 
 
 async def initialized(request, lsp_client: LanguageClient):
-    lsp_client.init_result = await lsp_client.initialize_session(types.InitializeParams(capabilities=client_capabilities(request.param)))
+    lsp_client.init_result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities(request.param))
+    )
     yield
     await lsp_client.shutdown_session()
 

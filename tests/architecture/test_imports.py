@@ -23,7 +23,9 @@ def module_name(path: Path) -> str:
 
 def is_type_checking(node: ast.If) -> bool:
     test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports_of(path: Path) -> set[str]:
@@ -126,8 +128,10 @@ def test_no_feature_imports_another_feature_or_the_server():
     """Features see a view (lsp/app.py) and the core; the server assembles them."""
     for path in (PACKAGE / "lsp" / "features").glob("*.py"):
         bad = {
-            target for target in imports_of(path)
-            if target.startswith("sourcecheck.lsp.features.") and target != module_name(path)
+            target
+            for target in imports_of(path)
+            if target.startswith("sourcecheck.lsp.features.")
+            and target != module_name(path)
             or target in ("sourcecheck.lsp.server", "sourcecheck.lsp.sync", "sourcecheck.lsp.protocol")
         }
         assert not bad, (module_name(path), bad)

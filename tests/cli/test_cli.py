@@ -15,7 +15,9 @@ FIXTURES = ROOT / "fixtures"
 def run(*args, stdin=None, env=None):
     full_env = {**os.environ, **(env or {})}
     full_env.pop("NO_COLOR", None) if env is None or "NO_COLOR" not in env else None
-    return subprocess.run([sys.executable, "-m", "sourcecheck", *map(str, args)], input=stdin, capture_output=True, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-m", "sourcecheck", *map(str, args)], input=stdin, capture_output=True, env=full_env
+    )
 
 
 def test_a_good_session_exits_0_with_a_summary():
@@ -28,7 +30,10 @@ def test_a_good_session_exits_0_with_a_summary():
 def test_findings_are_clickable_file_line_col_lines_with_the_line_underlined():
     path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
     out = run(path).stdout.decode().splitlines()
-    assert out[0] == f'{path}:18:18: error[boundary-ambiguous] `"the"` occurs twice on line 2 of `article`; extend it until it is unique'
+    assert out[0] == (
+        f'{path}:18:18: error[boundary-ambiguous] `"the"` occurs twice on line 2 of `article`; extend '
+        "it until it is unique"
+    )
     assert out[1] == '  18 |           "str": "the"'
     assert out[2] == "     |                  ^^^^^"
     assert out[-1] == f"{path}: failed: 2 refs: 1 resolved, 1 failed; 1 error"
@@ -54,7 +59,10 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
 
 
 def test_json_ranges_count_utf16_code_units():
-    text = '{"documents": [{"path": "🚀", "content": "x"}], "annotations": [{"claim": {"path": "🚀", "start": {"line": 1, "str": "y"}, "end": {"line": 1, "str": "x"}}, "sources": []}]}'
+    text = (
+        '{"documents": [{"path": "🚀", "content": "x"}], "annotations": [{"claim": {"path": "🚀", "start": '
+        '{"line": 1, "str": "y"}, "end": {"line": 1, "str": "x"}}, "sources": []}]}'
+    )
     payload = json.loads(run("--json", "-", stdin=text.encode()).stdout)
     finding = next(f for f in payload["findings"] if f["code"] == "boundary-not-found")
     column = len(text[: text.index('"y"')].encode("utf-16-le")) // 2
@@ -70,9 +78,17 @@ def test_stdin_is_read_when_no_file_or_a_dash_is_given():
 
 
 def test_several_files_exit_with_the_worst():
-    result = run(FIXTURES / "spec-example.sourcecheck.json", FIXTURES / "broken" / "unknown-path.sourcecheck.json", FIXTURES / "broken" / "bad-polarity.sourcecheck.json")
+    result = run(
+        FIXTURES / "spec-example.sourcecheck.json",
+        FIXTURES / "broken" / "unknown-path.sourcecheck.json",
+        FIXTURES / "broken" / "bad-polarity.sourcecheck.json",
+    )
     assert result.returncode == 2
-    payload = json.loads(run("--json", FIXTURES / "spec-example.sourcecheck.json", FIXTURES / "broken" / "unknown-path.sourcecheck.json").stdout)
+    payload = json.loads(
+        run(
+            "--json", FIXTURES / "spec-example.sourcecheck.json", FIXTURES / "broken" / "unknown-path.sourcecheck.json"
+        ).stdout
+    )
     assert payload["exit_code"] == 1
     assert [f["exit_code"] for f in payload["files"]] == [0, 1]
 
@@ -99,7 +115,10 @@ def test_unreadable_input_is_exit_2_with_one_line_and_no_traceback(tmp_path, con
     assert json.loads(run("--json", target).stdout)["exit_code"] == 2
 
 
-@pytest.mark.parametrize("content, reason", [(b"", "is empty"), (b" \n", "is empty"), (b'\xef\xbb\xbf{"documents": [], "annotations": []}', "byte order mark")])
+@pytest.mark.parametrize(
+    "content, reason",
+    [(b"", "is empty"), (b" \n", "is empty"), (b'\xef\xbb\xbf{"documents": [], "annotations": []}', "byte order mark")],
+)
 def test_an_empty_file_or_a_bom_is_exit_2_with_a_reason(tmp_path, content, reason):
     target = tmp_path / "input.json"
     target.write_bytes(content)
@@ -110,7 +129,11 @@ def test_an_empty_file_or_a_bom_is_exit_2_with_a_reason(tmp_path, content, reaso
 
 
 def test_a_lone_surrogate_in_content_does_not_crash_either_output():
-    text = '{"documents": [{"path": "a", "content": "x\\ud800y \\u202e z"}], "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "y"}}, "sources": [{"path": "a", "start": {"line": 1, "str": "\\ud800"}, "end": {"line": 1, "str": "q"}, "polarity": "supports", "confidence": 1}]}]}'
+    text = (
+        '{"documents": [{"path": "a", "content": "x\\ud800y \\u202e z"}], "annotations": [{"claim": {"path": '
+        '"a", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "y"}}, "sources": [{"path": "a", "start": '
+        '{"line": 1, "str": "\\ud800"}, "end": {"line": 1, "str": "q"}, "polarity": "supports", "confidence": 1}]}]}'
+    )
     result = run("--json", "-", stdin=text.encode())
     assert result.returncode == 1
     payload = json.loads(result.stdout)
@@ -144,7 +167,9 @@ def test_github_format_prints_workflow_annotations():
     result = run("--format", "github", path)
     assert result.returncode == 1
     (line,) = result.stdout.decode().splitlines()
-    assert line.startswith(f"::error file={path},line=18,col=18,endLine=18,endColumn=23,title=sourcecheck boundary-ambiguous::")
+    assert line.startswith(
+        f"::error file={path},line=18,col=18,endLine=18,endColumn=23,title=sourcecheck boundary-ambiguous::"
+    )
     assert line.endswith("occurs twice on line 2 of `article`; extend it until it is unique")
 
 
@@ -157,14 +182,22 @@ def test_github_format_escapes_what_would_break_a_workflow_command(tmp_path):
 
 
 def test_sarif_format_is_a_sarif_2_1_0_log():
-    files = [FIXTURES / "broken" / "unknown-path.sourcecheck.json", FIXTURES / "broken" / "low-confidence.sourcecheck.json", FIXTURES / "missing.json"]
+    files = [
+        FIXTURES / "broken" / "unknown-path.sourcecheck.json",
+        FIXTURES / "broken" / "low-confidence.sourcecheck.json",
+        FIXTURES / "missing.json",
+    ]
     result = run("--format", "sarif", *files)
     assert result.returncode == 2
     log = json.loads(result.stdout)
     assert log["version"] == "2.1.0"
     (run_,) = log["runs"]
     assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= {"unknown-path", "low-confidence"}
-    assert [(r["ruleId"], r["level"]) for r in run_["results"]] == [("unknown-path", "error"), ("low-confidence", "note"), ("unreadable", "error")]
+    assert [(r["ruleId"], r["level"]) for r in run_["results"]] == [
+        ("unknown-path", "error"),
+        ("low-confidence", "note"),
+        ("unreadable", "error"),
+    ]
     region = run_["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 27, "startColumn": 19, "endLine": 27, "endColumn": 27}
 

@@ -3,8 +3,19 @@
 import json
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.explain import Block, Code, Para, Plain, Rule, Strong, coverage_title, describe_document, describe_ref, marked_line, verdict_title
-
+from sourcecheck.core.explain import (
+    Block,
+    Code,
+    Para,
+    Plain,
+    Rule,
+    Strong,
+    coverage_title,
+    describe_document,
+    describe_ref,
+    marked_line,
+    verdict_title,
+)
 from tests.support.helpers import claim, session, source
 
 
@@ -17,10 +28,16 @@ def blocks(text: list) -> list[str]:
 
 
 def test_a_claim_is_told_with_its_text_and_every_source():
-    analysis = analysis_of(session([{"claim": claim(), "sources": [source(), source(polarity="refutes", confidence=0.4)]}]))
+    analysis = analysis_of(
+        session([{"claim": claim(), "sources": [source(), source(polarity="refutes", confidence=0.4)]}])
+    )
     told = describe_ref(analysis, analysis.session.annotations[0].claim, ())
     assert told[0] == Para((Strong("claim"), " · ", Code("article"), ", line 1"))
-    assert blocks(told) == ["outcome was positive", "outcome of the trial was positive", "outcome of the trial was positive"]
+    assert blocks(told) == [
+        "outcome was positive",
+        "outcome of the trial was positive",
+        "outcome of the trial was positive",
+    ]
     assert Rule() in told
     assert any(isinstance(b, Para) and "2 sources: 1 supports, 1 refutes" in b.parts for b in told)
 
@@ -35,8 +52,14 @@ def test_a_ref_that_fails_is_told_why_with_the_occurrences_marked():
 
 
 def test_untrusted_text_is_kept_apart_from_our_prose():
-    analysis = analysis_of(session(documents=[{"path": "a`<b>", "content": "x **y** z"}, {"path": "report", "content": "ok"}],
-                                   annotations=[{"claim": claim("a`<b>", (1, "x"), (1, "z")), "sources": [source("report", (1, "ok"), (1, "ok"))]}]))
+    analysis = analysis_of(
+        session(
+            documents=[{"path": "a`<b>", "content": "x **y** z"}, {"path": "report", "content": "ok"}],
+            annotations=[
+                {"claim": claim("a`<b>", (1, "x"), (1, "z")), "sources": [source("report", (1, "ok"), (1, "ok"))]}
+            ],
+        )
+    )
     told = describe_ref(analysis, analysis.session.refs[0], ())
     assert Code("a`<b>") in told[0].parts and Block("x **y** z") in told
 
@@ -50,7 +73,9 @@ def test_a_document_is_told_with_its_size_and_citations():
 
 
 def test_verdict_and_coverage_titles():
-    analysis = analysis_of(session([{"claim": claim(), "sources": [source(confidence=0.95), source(polarity="refutes", confidence=0.5)]}]))
+    analysis = analysis_of(
+        session([{"claim": claim(), "sources": [source(confidence=0.95), source(polarity="refutes", confidence=0.5)]}])
+    )
     assert verdict_title(analysis.session.annotations[0]) == "contested: 1 supports (max 0.95) · 1 refutes (max 0.5)"
     article = analysis.session.by_path["article"]
     assert coverage_title(analysis, article) == "cited by 1 ref · 1 of 3 lines covered"

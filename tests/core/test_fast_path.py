@@ -65,7 +65,9 @@ def boundary_line(draw, count, fault):
     boolean, a float such as 1.0 that equals a good line)."""
     if not faulty(draw, fault):
         return draw(st.integers(1, count))
-    return draw(st.sampled_from([0, -1, count + 1, count + 7, 10**30, True, False, 1.0, float(count), "1", None, [1], 1.5]))
+    return draw(
+        st.sampled_from([0, -1, count + 1, count + 7, 10**30, True, False, 1.0, float(count), "1", None, [1], 1.5])
+    )
 
 
 @st.composite
@@ -90,7 +92,29 @@ GOOD_POLARITIES = ["supports", "refutes"]
 BAD_POLARITIES = ["Supports", "support", "", " supports", "refutes ", None, 1, True, ["supports"], {"supports": 1}]
 CONFIDENCES = st.one_of(
     st.floats(LOW_CONFIDENCE, 1),
-    st.sampled_from([1, 1.0, 0.3, 0.30000000000000004, 0.5, 0.9, 0, 0.0, 0.29, 0.2999999999999999, 0.1, 1.0000000000000002, 2, 100, -0.0, -1, -0.5, 10**308, 10**400]),
+    st.sampled_from(
+        [
+            1,
+            1.0,
+            0.3,
+            0.30000000000000004,
+            0.5,
+            0.9,
+            0,
+            0.0,
+            0.29,
+            0.2999999999999999,
+            0.1,
+            1.0000000000000002,
+            2,
+            100,
+            -0.0,
+            -1,
+            -0.5,
+            10**308,
+            10**400,
+        ]
+    ),
     st.sampled_from([True, False, "0.9", "1", None, [0.9], math.nan, math.inf, -math.inf]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.integers(-2, 3),
@@ -104,11 +128,20 @@ def ref_value(draw, docs, source):
     if faulty(draw, fault // 4):
         return draw(st.sampled_from([None, [], "d", 1, True, [{"path": "d"}]]))
     known = [doc["path"] for doc in docs]
-    doc_path = draw(st.sampled_from(known)) if not faulty(draw, fault) else draw(st.sampled_from(PATHS + ["unknown", "D", ""] + WRONG_TYPES))
+    doc_path = (
+        draw(st.sampled_from(known))
+        if not faulty(draw, fault)
+        else draw(st.sampled_from(PATHS + ["unknown", "D", ""] + WRONG_TYPES))
+    )
     lines = lines_of(docs, doc_path)
     start = draw(boundary(lines, fault))
     # Often on the same line as start (start after end on one line, or a one-line span).
-    same_line = isinstance(start, dict) and type(start.get("line")) is int and 1 <= start["line"] <= len(lines) and draw(st.booleans())
+    same_line = (
+        isinstance(start, dict)
+        and type(start.get("line")) is int
+        and 1 <= start["line"] <= len(lines)
+        and draw(st.booleans())
+    )
     end = draw(boundary(lines, fault, start["line"] if same_line else None))
     value = {"path": doc_path, "start": start, "end": end}
     if source or faulty(draw, fault // 2):  # polarity/confidence on a claim are unknown fields
@@ -196,7 +229,14 @@ def fields(ref):
 
 
 def finding_fields(finding):
-    return (finding.code, str(finding.severity), finding.message, finding.path, finding.ref.json_path if finding.ref else None, finding.extent)
+    return (
+        finding.code,
+        str(finding.severity),
+        finding.message,
+        finding.path,
+        finding.ref.json_path if finding.ref else None,
+        finding.extent,
+    )
 
 
 # -- hand-written cases ------------------------------------------------------------------
@@ -205,9 +245,29 @@ AAA = [{"path": "d", "content": "aaa b\n中文🚀 x\n\nthe end"}, {"path": "e",
 # "aa" occurs twice, overlapping, in "aaa": ambiguous, so the fast path must decline.
 OVERLAPPING = (AAA, {"path": "d", "start": {"line": 1, "str": "aa"}, "end": {"line": 1, "str": "b"}}, False)
 # A multi-line source across an empty line, with confidence exactly at the low-confidence bound.
-AT_THE_BOUND = (AAA, {"path": "d", "start": {"line": 2, "str": "🚀"}, "end": {"line": 4, "str": "end"}, "polarity": "refutes", "confidence": 0.3}, True)
+AT_THE_BOUND = (
+    AAA,
+    {
+        "path": "d",
+        "start": {"line": 2, "str": "🚀"},
+        "end": {"line": 4, "str": "end"},
+        "polarity": "refutes",
+        "confidence": 0.3,
+    },
+    True,
+)
 # Just below the bound: low-confidence is a hint, so this is a finding the fast path must leave.
-BELOW_THE_BOUND = (AAA, {"path": "d", "start": {"line": 2, "str": "🚀"}, "end": {"line": 4, "str": "end"}, "polarity": "refutes", "confidence": 0.29}, True)
+BELOW_THE_BOUND = (
+    AAA,
+    {
+        "path": "d",
+        "start": {"line": 2, "str": "🚀"},
+        "end": {"line": 4, "str": "end"},
+        "polarity": "refutes",
+        "confidence": 0.29,
+    },
+    True,
+)
 # A float line that equals an integer: invalid-field, never resolved.
 FLOAT_LINE = (AAA, {"path": "d", "start": {"line": 1.0, "str": "b"}, "end": {"line": 1, "str": "b"}}, False)
 
@@ -237,7 +297,11 @@ def test_the_fast_path_never_accepts_a_ref_the_careful_path_would_report(case):
         # Allowed (the careful path then runs), but recorded: see --hypothesis-show-statistics.
         event("fast path declined a ref the careful path accepts cleanly")
     else:
-        event("both paths reject or report: " + ",".join(sorted({f.code for f in findings})) if findings else "careful path invalid without findings")
+        event(
+            "both paths reject or report: " + ",".join(sorted({f.code for f in findings}))
+            if findings
+            else "careful path invalid without findings"
+        )
 
 
 @st.composite
@@ -254,13 +318,17 @@ def plain_cases(draw):
     # A unique prefix of some suffix of the start line, and a unique suffix of some prefix of the end line.
     i = draw(st.integers(0, max(0, len(start_line) - 1)))
     j = draw(st.integers(i + 1 if first == last else 1, max(1, len(end_line))))
-    start = next((start_line[i:k] for k in range(i + 1, len(start_line) + 1) if _unique(start_line, start_line[i:k])), None)
+    start = next(
+        (start_line[i:k] for k in range(i + 1, len(start_line) + 1) if _unique(start_line, start_line[i:k])), None
+    )
     end = next((end_line[k:j] for k in range(j - 1, -1, -1) if _unique(end_line, end_line[k:j])), None)
     source = draw(st.booleans())
     value = {"path": doc_path, "start": {"line": first, "str": start}, "end": {"line": last, "str": end}}
     if source:
         value["polarity"] = draw(st.sampled_from(["supports", "refutes"]))
-        value["confidence"] = draw(st.one_of(st.floats(LOW_CONFIDENCE, 1), st.sampled_from([LOW_CONFIDENCE, 1, 1.0, 0.9])))
+        value["confidence"] = draw(
+            st.one_of(st.floats(LOW_CONFIDENCE, 1), st.sampled_from([LOW_CONFIDENCE, 1, 1.0, 0.9]))
+        )
     return docs, value, source
 
 
@@ -271,7 +339,19 @@ def _unique(line, needle):
 
 @given(plain_cases())
 @example(AT_THE_BOUND)
-@example((AAA, {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 1}, True))
+@example(
+    (
+        AAA,
+        {
+            "path": "e",
+            "start": {"line": 1, "str": "x"},
+            "end": {"line": 1, "str": "x"},
+            "polarity": "supports",
+            "confidence": 1,
+        },
+        True,
+    )
+)
 @settings(max_examples=400, deadline=None)
 def test_the_fast_path_accepts_the_plain_common_case(case):
     docs, value, source = case
@@ -290,7 +370,10 @@ def sessions(draw):
     """A session's value: documents and one to three annotations of generated refs."""
     docs = draw(documents)
     annotations = [
-        {"claim": draw(ref_value(docs, False)), "sources": draw(st.lists(ref_value(docs, True), min_size=0, max_size=3))}
+        {
+            "claim": draw(ref_value(docs, False)),
+            "sources": draw(st.lists(ref_value(docs, True), min_size=0, max_size=3)),
+        }
         for _ in range(draw(st.integers(1, 3)))
     ]
     return {"documents": docs, "annotations": annotations}
@@ -301,7 +384,10 @@ HAND_WRITTEN = {
     "annotations": [
         {"claim": OVERLAPPING[1], "sources": [AT_THE_BOUND[1], BELOW_THE_BOUND[1], AT_THE_BOUND[1]]},
         {"claim": FLOAT_LINE[1], "sources": [AT_THE_BOUND[1]]},
-        {"claim": {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}}, "sources": [AT_THE_BOUND[1]]},
+        {
+            "claim": {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}},
+            "sources": [AT_THE_BOUND[1]],
+        },
     ],
 }
 
@@ -327,7 +413,13 @@ def test_a_whole_check_gives_the_same_findings_and_refs_with_or_without_the_fast
 
 def test_a_confidence_integer_too_large_for_a_float_is_bad_confidence_on_both_paths():
     docs = [{"path": "d", "content": "x"}]
-    value = {"path": "d", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 10**400}
+    value = {
+        "path": "d",
+        "start": {"line": 1, "str": "x"},
+        "end": {"line": 1, "str": "x"},
+        "polarity": "supports",
+        "confidence": 10**400,
+    }
     fast, _keep = fast_path(docs, value, True)
     assert fast is None
     careful, findings, _keep_careful = careful_path(docs, value, True)

@@ -40,7 +40,10 @@ def ambiguous_claim(start, end):
 def test_one_extension_per_occurrence_titled_with_the_span_it_gives():
     ref = ambiguous_claim((2, "the"), (2, "end"))  # line 2: "The the the end."
     found = extensions(ref, "start")
-    assert [(e.new_str, e.column, e.span_text) for e in found] == [("the the", 4, "the the end"), ("the end", 8, "the end")]
+    assert [(e.new_str, e.column, e.span_text) for e in found] == [
+        ("the the", 4, "the the end"),
+        ("the end", 8, "the end"),
+    ]
     assert preferred(found) is None  # both give a forward span: the author must choose
 
 

@@ -21,7 +21,10 @@ TYPING = ["x", "", "中", "🚀", " ", "e", "1", "the", "\\n", "\\u00e9"]
 
 def fingerprint(analysis: Analysis):
     return (
-        [(f.code, f.pointer, f.message, analysis.extent(f), analysis.finding_span(f, Encoding.UTF16)) for f in analysis.findings],
+        [
+            (f.code, f.pointer, f.message, analysis.extent(f), analysis.finding_span(f, Encoding.UTF16))
+            for f in analysis.findings
+        ],
         [(r.json_path, r.valid, r.text) for r in analysis.session.refs],
         list(analysis.lines.starts),
     )
@@ -52,7 +55,9 @@ def random_edit(rng: random.Random, text: str, pieces: list[str]) -> tuple[int, 
 def run_edits(seed: int, steps: int, analyse_every: int = 1, pieces: list[str] = PIECES) -> None:
     rng = random.Random(seed)
     # Half the sessions start valid: a broken one (duplicate keys) is always checked in full.
-    text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3 if seed % 2 else 0.0).text(indent=rng.choice([None, 1, 2]))
+    text = generate(seed, documents=2, lines=8, annotations=10, broken=0.3 if seed % 2 else 0.0).text(
+        indent=rng.choice([None, 1, 2])
+    )
     analysis = Analysis(text)
     analysis.findings and analysis.finding_span(analysis.findings[0])  # build the line table, as the server does
     source = Text(text)  # as the server keeps it: a piece table
@@ -62,7 +67,9 @@ def run_edits(seed: int, steps: int, analyse_every: int = 1, pieces: list[str] =
         source = source.edited(start, end, inserted)
         lines = analysis.lines.patched(source, start, end, inserted)
         # As the server does: incrementally when the edit allows, else in full.
-        analysis = Analysis.incremental(source, analysis, (start, end, inserted), lines=lines) or Analysis(source, lines=lines)
+        analysis = Analysis.incremental(source, analysis, (start, end, inserted), lines=lines) or Analysis(
+            source, lines=lines
+        )
         if step % analyse_every == 0:
             assert fingerprint(analysis) == fingerprint(Analysis(text)), (seed, step)
 
@@ -86,9 +93,19 @@ def test_whitespace_between_values_is_checked_incrementally():
     first = text.index("{", text.index('"annotations"'))
     between = text.index(",", json.JSONDecoder().raw_decode(text, first)[1]) + 1  # after the first annotation
     after_colon = text.index('"claim":') + len('"claim":')  # inside an annotation: that item is decoded again
-    places = [(between, "\n", True), (between, "    ", True), (0, "\n", True), (len(text), "\n\n", True), (text.index('"documents"'), "\t", True), (after_colon, "\n      ", False)]
+    places = [
+        (between, "\n", True),
+        (between, "    ", True),
+        (0, "\n", True),
+        (len(text), "\n\n", True),
+        (text.index('"documents"'), "\t", True),
+        (after_colon, "\n      ", False),
+    ]
     for at, inserted, between_items in places:
-        for start, end, piece, before in [(at, at, inserted, text), (at, at + len(inserted), "", text[:at] + inserted + text[at:])]:
+        for start, end, piece, before in [
+            (at, at, inserted, text),
+            (at, at + len(inserted), "", text[:at] + inserted + text[at:]),
+        ]:
             after = before[:start] + piece + before[end:]
             analysis = Analysis.incremental(after, Analysis(before), (start, end, piece))
             assert analysis is not None, (at, inserted)
@@ -122,7 +139,9 @@ def test_a_patched_line_table_equals_a_fresh_one(text, data, block_size):
             assert list(old.starts) == before  # the earlier version's table is left as it was
             fresh = LineTable(new)
             assert list(table.starts) == list(fresh.starts)
-            assert [table.line_of(offset) for offset in range(len(new) + 1)] == [fresh.line_of(offset) for offset in range(len(new) + 1)]
+            assert [table.line_of(offset) for offset in range(len(new) + 1)] == [
+                fresh.line_of(offset) for offset in range(len(new) + 1)
+            ]
             assert [table.starts[line] for line in range(len(fresh.starts))] == list(fresh.starts)
             text = new
 
@@ -132,7 +151,14 @@ def test_columns_on_very_long_lines_use_checkpoints_and_stay_exact():
     table = LineTable("x\n" + line + "\ny")
     for offset in [2, 3, 2050, 4097, 12_345, 20_001]:
         for encoding in Encoding:
-            expected = len(line[: offset - 2].encode({"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}[encoding.value])) // {"utf-8": 1, "utf-16": 2, "utf-32": 4}[encoding.value]
+            expected = (
+                len(
+                    line[: offset - 2].encode(
+                        {"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}[encoding.value]
+                    )
+                )
+                // {"utf-8": 1, "utf-16": 2, "utf-32": 4}[encoding.value]
+            )
             assert table.position(offset, encoding).character == expected
 
 
@@ -149,8 +175,10 @@ def test_an_unknown_path_message_follows_the_documents_after_an_edit():
     that was not edited (it was once kept from the previous check)."""
     text = (
         '{"documents": [{"path": "a", "content": "one two"}, {"path": "b", "content": "x"}],\n'
-        ' "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "two"}},\n'
-        '   "sources": [{"path": "zz", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 0.9}]}]}'
+        ' "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": '
+        '"two"}},\n'
+        '   "sources": [{"path": "zz", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, '
+        '"polarity": "supports", "confidence": 0.9}]}]}'
     )
     analysis = Analysis(text)
     at = text.index('"b"') + 1
@@ -173,7 +201,9 @@ def test_analyses_leave_no_reference_cycles():
             analysis.finding_span(finding)
         at = text.index('"str": "') + 9
         edited = text[:at] + "x" + text[at:]
-        successor = Analysis.incremental(edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x"))
+        successor = Analysis.incremental(
+            edited, analysis, (at, at, "x"), lines=analysis.lines.patched(edited, at, at, "x")
+        )
         assert successor is not None and successor.derived is not None  # the incremental path was taken
         [successor.finding_span(finding) for finding in successor.findings]
         del analysis, successor
@@ -244,4 +274,3 @@ def test_an_edit_that_needs_a_full_analysis_leaves_the_previous_tree_as_it_was()
     edited = text[:at] + "x" + text[at:]
     assert Analysis.incremental(edited, previous, (at, at, "x")) is None
     assert previous.place_at(at) is not None and previous.tree.root is not None
-

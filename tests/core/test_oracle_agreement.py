@@ -30,7 +30,9 @@ def report_json_for(text: str) -> dict:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_generated_sessions_agree_with_the_oracle(seed):
-    generated = generate(seed, documents=3, lines=12, annotations=25, broken=0.25, shape="cli" if seed % 3 == 0 else "spec")
+    generated = generate(
+        seed, documents=3, lines=12, annotations=25, broken=0.25, shape="cli" if seed % 3 == 0 else "spec"
+    )
     compare(generated.text(indent=None if seed % 2 else 2))
 
 

@@ -45,9 +45,7 @@ def test_a_lone_surrogate_counts_as_one_unit():
     assert units("\ud800", Encoding.UTF8) == 3
 
 
-text_with_everything = st.text(
-    alphabet=st.sampled_from(list("ab \n\r\t\u2028é中🚀\U0001f600\x85")), max_size=60
-)
+text_with_everything = st.text(alphabet=st.sampled_from(list("ab \n\r\t\u2028é中🚀\U0001f600\x85")), max_size=60)
 
 
 @given(text_with_everything, st.sampled_from(list(Encoding)))

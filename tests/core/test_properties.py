@@ -10,7 +10,7 @@ from bench.sessiongen import generate, unique_from, unique_to
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.positions import Encoding
 
-alphabet = st.sampled_from(list("ab a\u0301中🚀\t\"\\/") + ["the ", "aa"])
+alphabet = st.sampled_from(list('ab a\u0301中🚀\t"\\/') + ["the ", "aa"])
 line = st.lists(alphabet, min_size=1, max_size=12).map("".join)
 
 
@@ -24,11 +24,29 @@ def test_a_ref_of_substrings_unique_on_their_lines_resolves_to_exactly_its_span(
     j = data.draw(st.integers(low, len(lines[last])))
     start, end = unique_from(lines[first], i), unique_to(lines[last], j)
     assume(start is not None and end is not None)
-    expected = lines[first][i:j] if first == last else "\n".join([lines[first][i:], *lines[first + 1 : last], lines[last][:j]])
+    expected = (
+        lines[first][i:j] if first == last else "\n".join([lines[first][i:], *lines[first + 1 : last], lines[last][:j]])
+    )
     value = {
         "documents": [{"path": "d", "content": "\n".join(lines)}, {"path": "e", "content": "x"}],
-        "annotations": [{"claim": {"path": "d", "start": {"line": first + 1, "str": start}, "end": {"line": last + 1, "str": end}},
-                         "sources": [{"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "supports", "confidence": 1}]}],
+        "annotations": [
+            {
+                "claim": {
+                    "path": "d",
+                    "start": {"line": first + 1, "str": start},
+                    "end": {"line": last + 1, "str": end},
+                },
+                "sources": [
+                    {
+                        "path": "e",
+                        "start": {"line": 1, "str": "x"},
+                        "end": {"line": 1, "str": "x"},
+                        "polarity": "supports",
+                        "confidence": 1,
+                    }
+                ],
+            }
+        ],
     }
     analysis = Analysis(json.dumps(value, ensure_ascii=data.draw(st.booleans())))
     ref = analysis.session.refs[0]

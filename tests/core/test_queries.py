@@ -3,8 +3,14 @@
 import json
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.queries import document_path_at, enclosing_ref, path_under_cursor, typing_at, written_document, written_line
-
+from sourcecheck.core.queries import (
+    document_path_at,
+    enclosing_ref,
+    path_under_cursor,
+    typing_at,
+    written_document,
+    written_line,
+)
 from tests.support.helpers import claim, session, source
 
 
@@ -40,7 +46,10 @@ def test_the_enclosing_ref_and_its_side():
 
 
 def test_what_is_being_typed_is_read_from_half_typed_json():
-    text = '{"documents": [{"path": "a", "content": "x"}], "annotations": [{"claim": {"path": "a", "start": {"line": 1, "str": "x\\"y'
+    text = (
+        '{"documents": [{"path": "a", "content": "x"}], "annotations": [{"claim": {"path": "a", "start": '
+        '{"line": 1, "str": "x\\"y'
+    )
     analysis = Analysis(text)
     typing = typing_at(analysis, len(text))
     assert typing is not None and typing.key == "str" and typing.quoted

@@ -13,7 +13,9 @@ from tests.support.helpers import crafted
 
 
 def errors(analysis, by_code=False):
-    return Counter(f.code if by_code else (f.code, f.pointer) for f in analysis.findings if f.severity is Severity.ERROR)
+    return Counter(
+        f.code if by_code else (f.code, f.pointer) for f in analysis.findings if f.severity is Severity.ERROR
+    )
 
 
 def check_every_fix(text):
@@ -40,7 +42,10 @@ def check_every_fix(text):
 @pytest.mark.parametrize("indent", [None, 2])
 def test_every_kind_of_fix_on_a_crafted_session(indent):
     titles = check_every_fix(json.dumps(crafted(), ensure_ascii=False, indent=indent))
-    assert 'Extend start to "the the": cites "the the end"' in titles and 'Extend start to "the end": cites "the end"' in titles
+    assert (
+        'Extend start to "the the": cites "the the end"' in titles
+        and 'Extend start to "the end": cites "the end"' in titles
+    )
     assert 'Change polarity to "supports"' in titles and "Change confidence to 0.95" in titles
     assert 'Change path to "report"' in titles
     assert "Change confidence to 0.9" in titles
@@ -68,5 +73,22 @@ def test_every_fix_on_generated_broken_sessions(seed):
 
 
 def test_near_misses():
-    assert [polarity_word(w) for w in ["support", "Supports", "refute", "SUPPORTED", " refutes ", "maybe", 3]] == ["supports", "supports", "refutes", "supports", "refutes", None, None]
-    assert [confidence_number(v) for v in [95, "0.9", "80%", 1.004, -0.001, 250, True, "x"]] == [0.95, 0.9, 0.8, 1.0, 0.0, None, None, None]
+    assert [polarity_word(w) for w in ["support", "Supports", "refute", "SUPPORTED", " refutes ", "maybe", 3]] == [
+        "supports",
+        "supports",
+        "refutes",
+        "supports",
+        "refutes",
+        None,
+        None,
+    ]
+    assert [confidence_number(v) for v in [95, "0.9", "80%", 1.004, -0.001, 250, True, "x"]] == [
+        0.95,
+        0.9,
+        0.8,
+        1.0,
+        0.0,
+        None,
+        None,
+        None,
+    ]

@@ -22,7 +22,12 @@ def test_a_valid_session_resolves_every_ref_and_has_no_findings():
 
 
 def test_the_spec_example_resolves_to_i_am_gpt():
-    a = analyze(session([{"claim": claim("a", (1, "I"), (1, "T")), "sources": [source("a", (1, "Hello"), (1, ","))]}], [{"path": "a", "content": "Hello, I am GPT\nHow are you feeling today?\nWe can talk now."}]))
+    a = analyze(
+        session(
+            [{"claim": claim("a", (1, "I"), (1, "T")), "sources": [source("a", (1, "Hello"), (1, ","))]}],
+            [{"path": "a", "content": "Hello, I am GPT\nHow are you feeling today?\nWe can talk now."}],
+        )
+    )
     assert a.session.refs[0].text == "I am GPT"
 
 
@@ -40,7 +45,15 @@ def test_the_cli_shape_with_session_documents_is_accepted():
 
 def test_occurrences_are_counted_overlapping():
     assert occurrences("aaa", "aa") == ([0, 1], 2)
-    a = analyze(session([{"claim": claim("x", (1, "aa"), (1, "b")), "sources": [source()]}], [{"path": "x", "content": "aaab"}, {"path": "report", "content": "Summary\nThe outcome of the trial was positive."}]))
+    a = analyze(
+        session(
+            [{"claim": claim("x", (1, "aa"), (1, "b")), "sources": [source()]}],
+            [
+                {"path": "x", "content": "aaab"},
+                {"path": "report", "content": "Summary\nThe outcome of the trial was positive."},
+            ],
+        )
+    )
     assert codes(a) == [("boundary-ambiguous", "/annotations/0/claim/start/str")]
 
 
@@ -48,11 +61,25 @@ def test_occurrences_are_counted_overlapping():
     "start, end, expected",
     [
         ((0, "The"), (1, "positive"), [("line-out-of-range", "/annotations/0/claim/start/line")]),
-        ((4, "The"), (1, "positive"), [("line-out-of-range", "/annotations/0/claim/start/line"), ("lines-reversed", "/annotations/0/claim/start/line")]),
+        (
+            (4, "The"),
+            (1, "positive"),
+            [
+                ("line-out-of-range", "/annotations/0/claim/start/line"),
+                ("lines-reversed", "/annotations/0/claim/start/line"),
+            ],
+        ),
         ((1, ""), (1, "positive"), [("boundary-empty", "/annotations/0/claim/start/str")]),
         ((1, "nope"), (1, "positive"), [("boundary-not-found", "/annotations/0/claim/start/str")]),
         ((2, "the"), (2, "end"), [("boundary-ambiguous", "/annotations/0/claim/start/str")]),
-        ((2, "end"), (1, "e"), [("lines-reversed", "/annotations/0/claim/start/line"), ("boundary-ambiguous", "/annotations/0/claim/end/str")]),
+        (
+            (2, "end"),
+            (1, "e"),
+            [
+                ("lines-reversed", "/annotations/0/claim/start/line"),
+                ("boundary-ambiguous", "/annotations/0/claim/end/str"),
+            ],
+        ),
         ((1, "positive"), (1, "report"), [("boundary-order", "/annotations/0/claim/start/str")]),
         ((1, "says"), (1, "says"), []),
         ((1, "ys"), (1, "says"), []),  # start inside end: its first character is not after end's last
@@ -90,7 +117,11 @@ def test_an_unknown_path_stops_the_ref_there():
 def test_a_ref_of_the_wrong_shape_is_invalid_field_and_checked_no_further(mutate, pointer):
     value = session()
     mutate(value["annotations"][0]["claim"])
-    value["annotations"][0]["claim"]["end"] = value["annotations"][0]["claim"].get("end", {"line": 1, "str": "zzz"}) if "end" in value["annotations"][0]["claim"] else None
+    value["annotations"][0]["claim"]["end"] = (
+        value["annotations"][0]["claim"].get("end", {"line": 1, "str": "zzz"})
+        if "end" in value["annotations"][0]["claim"]
+        else None
+    )
     if value["annotations"][0]["claim"]["end"] is None:
         del value["annotations"][0]["claim"]["end"]
     a = analyze(value)
@@ -132,7 +163,17 @@ def test_confidence_that_is_not_finite_is_bad():
 
 
 def test_annotation_level_rules():
-    a = analyze(session([{"claim": claim(), "sources": []}, {"claim": claim()}, {"sources": [source()]}, {"claim": claim(), "sources": {}}, 7]))
+    a = analyze(
+        session(
+            [
+                {"claim": claim(), "sources": []},
+                {"claim": claim()},
+                {"sources": [source()]},
+                {"claim": claim(), "sources": {}},
+                7,
+            ]
+        )
+    )
     assert codes(a) == [
         ("empty-sources", "/annotations/0/sources"),
         ("invalid-field", "/annotations/1"),
@@ -143,7 +184,19 @@ def test_annotation_level_rules():
 
 
 def test_warnings_never_change_the_exit_code():
-    a = analyze(session([{"claim": claim(), "sources": [source("article", (1, "report"), (1, "says"), note="x"), source("article", (1, "report"), (1, "says"), confidence=0.1)]}]))
+    a = analyze(
+        session(
+            [
+                {
+                    "claim": claim(),
+                    "sources": [
+                        source("article", (1, "report"), (1, "says"), note="x"),
+                        source("article", (1, "report"), (1, "says"), confidence=0.1),
+                    ],
+                }
+            ]
+        )
+    )
     assert codes(a) == [
         ("self-citation", "/annotations/0/sources/0/path"),
         ("unknown-field", "/annotations/0/sources/0/note"),
@@ -162,7 +215,12 @@ def test_document_rules():
         {"content": "x"},
         "y",
     ]
-    a = analyze(session([{"claim": claim("article", (2, "two"), (2, "two")), "sources": [source("report", (1, "x"), (1, "x"))]}], docs))
+    a = analyze(
+        session(
+            [{"claim": claim("article", (2, "two"), (2, "two")), "sources": [source("report", (1, "x"), (1, "x"))]}],
+            docs,
+        )
+    )
     assert codes(a) == [
         ("non-lf-content", "/documents/0/content"),
         ("duplicate-path", "/documents/1/path"),
@@ -180,7 +238,9 @@ def test_the_top_level_needs_documents_and_annotations():
     assert codes(analyze({"annotations": []})) == [("invalid-field", "")]
     assert codes(analyze([])) == [("invalid-field", "")]
     assert codes(analyze({"documents": [], "annotations": [], "extra": 1})) == [("unknown-field", "/extra")]
-    assert codes(analyze({"session": {"documents": [], "annotations": []}, "annotations": []})) == [("unknown-field", "/session/annotations")]
+    assert codes(analyze({"session": {"documents": [], "annotations": []}, "annotations": []})) == [
+        ("unknown-field", "/session/annotations")
+    ]
 
 
 def test_pointers_escape_slash_and_tilde():
@@ -189,14 +249,18 @@ def test_pointers_escape_slash_and_tilde():
 
 
 def test_duplicate_keys_warn_and_the_last_value_wins():
-    text = json.dumps(session(), indent=1).replace('"polarity": "supports"', '"polarity": "refutes", "polarity": "supports"')
+    text = json.dumps(session(), indent=1).replace(
+        '"polarity": "supports"', '"polarity": "refutes", "polarity": "supports"'
+    )
     a = Analysis(text)
     assert codes(a) == [("duplicate-key", "/annotations/0/sources/0/polarity")]
     assert a.session.refs[1].polarity == "supports"
 
 
 def test_invalid_json_is_exit_2_and_complete_annotations_are_still_checked():
-    text = json.dumps(session([{"claim": claim("article", (1, "nope"), (1, "positive")), "sources": [source()]}]), indent=1)
+    text = json.dumps(
+        session([{"claim": claim("article", (1, "nope"), (1, "positive")), "sources": [source()]}]), indent=1
+    )
     text = text[: text.rindex("]")]  # cut the end off
     a = Analysis(text)
     assert [c for c, _ in codes(a)] == ["boundary-not-found", "invalid-json"]
@@ -206,7 +270,12 @@ def test_invalid_json_is_exit_2_and_complete_annotations_are_still_checked():
 def test_every_code_has_a_severity_from_the_table():
     assert len(ALL_CODES) == 19
     assert SEVERITY["low-confidence"] is Severity.HINT
-    assert {c for c in ALL_CODES if SEVERITY[c] is Severity.WARNING} == {"unknown-field", "duplicate-key", "self-citation", "duplicate-source"}
+    assert {c for c in ALL_CODES if SEVERITY[c] is Severity.WARNING} == {
+        "unknown-field",
+        "duplicate-key",
+        "self-citation",
+        "duplicate-source",
+    }
 
 
 def test_messages_name_the_value_and_say_what_to_do():

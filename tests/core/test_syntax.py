@@ -6,7 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sourcecheck.core.syntax import JArray, JLazy, JObject, JString, StringMap, decode_lenient, encode_string, parse, to_python
+from sourcecheck.core.syntax import (
+    JArray,
+    JLazy,
+    JObject,
+    JString,
+    StringMap,
+    decode_lenient,
+    encode_string,
+    parse,
+    to_python,
+)
 
 
 def issues(text):
@@ -103,7 +113,7 @@ def test_keys_with_escapes_are_their_decoded_names():
 
 
 def test_extreme_numbers_keep_their_json_values():
-    tree = parse('[1e999, -0, 0.30000000000000004, 123456789012345678901234567890]')
+    tree = parse("[1e999, -0, 0.30000000000000004, 123456789012345678901234567890]")
     assert to_python(tree.root) == [float("inf"), 0, 0.30000000000000004, 123456789012345678901234567890]
 
 
@@ -157,7 +167,9 @@ json_values = st.recursive(
 
 @given(json_values, st.sampled_from([None, 0, 2]), st.booleans())
 def test_any_json_value_parses_to_what_json_loads_gives(value, indent, ascii_only):
-    text = json.dumps({"annotations": [value], "documents": [value], "other": value}, indent=indent, ensure_ascii=ascii_only)
+    text = json.dumps(
+        {"annotations": [value], "documents": [value], "other": value}, indent=indent, ensure_ascii=ascii_only
+    )
     tree = parse(text)
     assert tree.issues == []
     assert to_python(tree.root) == json.loads(text)
@@ -171,7 +183,35 @@ def test_any_text_parses_without_raising(text):
         to_python(tree.root)
 
 
-TOKENS = ["{", "}", "[", "]", ":", ",", '"', "\\", " ", "\n", "1", "0.5", "true", "null", '"path"', '"documents"', '"annotations"', '"claim"', '"sources"', '"start"', '"end"', '"line"', '"str"', '"a"', '"content"', '"polarity"', '"confidence"']
+TOKENS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    '"',
+    "\\",
+    " ",
+    "\n",
+    "1",
+    "0.5",
+    "true",
+    "null",
+    '"path"',
+    '"documents"',
+    '"annotations"',
+    '"claim"',
+    '"sources"',
+    '"start"',
+    '"end"',
+    '"line"',
+    '"str"',
+    '"a"',
+    '"content"',
+    '"polarity"',
+    '"confidence"',
+]
 
 
 @given(st.lists(st.sampled_from(TOKENS), max_size=60).map("".join))

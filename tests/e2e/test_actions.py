@@ -9,11 +9,25 @@ from tests.support.lsp_support import FIXTURES, session_text
 
 
 def ambiguous_session(line: str, start: str, end: str) -> str:
-    return session_text({
-        "documents": [{"path": "doc", "content": "first line\n" + line}, {"path": "src", "content": "evidence"}],
-        "annotations": [{"claim": {"path": "doc", "start": {"line": 2, "str": start}, "end": {"line": 2, "str": end}},
-                         "sources": [{"path": "src", "start": {"line": 1, "str": "evidence"}, "end": {"line": 1, "str": "evidence"}, "polarity": "supports", "confidence": 0.9}]}],
-    })
+    return session_text(
+        {
+            "documents": [{"path": "doc", "content": "first line\n" + line}, {"path": "src", "content": "evidence"}],
+            "annotations": [
+                {
+                    "claim": {"path": "doc", "start": {"line": 2, "str": start}, "end": {"line": 2, "str": end}},
+                    "sources": [
+                        {
+                            "path": "src",
+                            "start": {"line": 1, "str": "evidence"},
+                            "end": {"line": 1, "str": "evidence"},
+                            "polarity": "supports",
+                            "confidence": 0.9,
+                        }
+                    ],
+                }
+            ],
+        }
+    )
 
 
 async def fixes_for(editor, uri, text, code="boundary-ambiguous"):
@@ -26,7 +40,10 @@ async def fixes_for(editor, uri, text, code="boundary-ambiguous"):
 async def test_one_fix_per_occurrence_titled_with_the_span_it_gives(editor):
     path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
     diagnostic, actions = await fixes_for(editor, path.as_uri(), path.read_text())
-    assert [a.title for a in actions] == ['Extend start to "the the": cites "the the end"', 'Extend start to "the end": cites "the end"']
+    assert [a.title for a in actions] == [
+        'Extend start to "the the": cites "the the end"',
+        'Extend start to "the end": cites "the end"',
+    ]
     assert all(a.kind == types.CodeActionKind.QuickFix and list(a.diagnostics) == [diagnostic] for a in actions)
     assert not any(a.is_preferred for a in actions)  # both spans run forward: only the author knows
 
@@ -108,7 +125,14 @@ async def test_every_kind_of_quick_fix_is_offered_and_works_over_lsp(editor):
 
     uri = "file:///all-fixes.sourcecheck.json"
     editor.open(uri, session_text(crafted()))
-    for code in ["bad-polarity", "bad-confidence", "unknown-path", "non-lf-content", "boundary-not-found", "empty-sources"]:
+    for code in [
+        "bad-polarity",
+        "bad-confidence",
+        "unknown-path",
+        "non-lf-content",
+        "boundary-not-found",
+        "empty-sources",
+    ]:
         diagnostics = [d for d in await editor.diagnostics(uri) if d.code == code]
         assert diagnostics, code
         actions = await editor.code_actions(uri, diagnostics[0].range, [diagnostics[0]])

@@ -33,7 +33,12 @@ def in_annotations(text, needle, after=0):
 
 
 async def hints(editor, uri, rng=None):
-    return list(await editor.client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc_id(uri), range=rng or whole(editor, uri))) or [])
+    return list(
+        await editor.client.text_document_inlay_hint_async(
+            types.InlayHintParams(text_document=doc_id(uri), range=rng or whole(editor, uri))
+        )
+        or []
+    )
 
 
 # --- inlay hints
@@ -63,9 +68,23 @@ async def test_inlay_hints_cover_only_the_requested_range_and_skip_invalid_refs(
 
 
 async def test_inlay_hints_escape_newlines_and_control_characters(editor):
-    value = {"documents": [{"path": "d", "content": "one\ttwo\nthree\u202e four"}, {"path": "e", "content": "x"}],
-             "annotations": [{"claim": {"path": "d", "start": {"line": 1, "str": "one"}, "end": {"line": 2, "str": "four"}},
-                              "sources": [{"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}, "polarity": "refutes", "confidence": 1}]}]}
+    value = {
+        "documents": [{"path": "d", "content": "one\ttwo\nthree\u202e four"}, {"path": "e", "content": "x"}],
+        "annotations": [
+            {
+                "claim": {"path": "d", "start": {"line": 1, "str": "one"}, "end": {"line": 2, "str": "four"}},
+                "sources": [
+                    {
+                        "path": "e",
+                        "start": {"line": 1, "str": "x"},
+                        "end": {"line": 1, "str": "x"},
+                        "polarity": "refutes",
+                        "confidence": 1,
+                    }
+                ],
+            }
+        ],
+    }
     uri = "file:///ctl.sourcecheck.json"
     editor.open(uri, session_text(value))
     labels = [h.label for h in await hints(editor, uri)]
@@ -100,24 +119,34 @@ async def test_a_changed_setting_takes_effect_without_a_restart(fresh_editor):
 async def test_go_to_definition_lands_on_the_cited_characters_through_escapes(editor, client):
     uri, text = open_article(editor)
     at = in_annotations(text, '"the new scheduler"') + 3
-    location = await client.text_document_definition_async(types.DefinitionParams(text_document=doc_id(uri), position=editor.position(text, at)))
+    location = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc_id(uri), position=editor.position(text, at))
+    )
     raw = editor.range_text(uri, location.range)
     assert raw == 'the new scheduler \\"never drops a frame\\"'
     assert json.loads('"' + raw + '"') == 'the new scheduler "never drops a frame"'
-    highlights = await client.text_document_document_highlight_async(types.DocumentHighlightParams(text_document=doc_id(uri), position=editor.position(text, at)))
+    highlights = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(text_document=doc_id(uri), position=editor.position(text, at))
+    )
     assert [h.range for h in highlights] == [location.range]
 
 
 async def test_definition_of_a_cjk_and_emoji_span(editor, client):
     uri, text = open_article(editor)
     at = in_annotations(text, '"调度器"') + 2
-    location = await client.text_document_definition_async(types.DefinitionParams(text_document=doc_id(uri), position=editor.position(text, at)))
+    location = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc_id(uri), position=editor.position(text, at))
+    )
     assert editor.range_text(uri, location.range) == "调度器在高负载下仍可能丢帧 ⚠️"
 
 
 async def find_references(editor, uri, offset, include=True):
     return await editor.client.text_document_references_async(
-        types.ReferenceParams(text_document=doc_id(uri), position=editor.position(editor.texts[uri], offset), context=types.ReferenceContext(include_declaration=include))
+        types.ReferenceParams(
+            text_document=doc_id(uri),
+            position=editor.position(editor.texts[uri], offset),
+            context=types.ReferenceContext(include_declaration=include),
+        )
     )
 
 
@@ -150,18 +179,37 @@ async def test_references_from_a_claim_are_its_sources(editor):
 
 
 async def complete(editor, uri, offset):
-    result = await editor.client.text_document_completion_async(types.CompletionParams(text_document=doc_id(uri), position=editor.position(editor.texts[uri], offset)))
+    result = await editor.client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(uri), position=editor.position(editor.texts[uri], offset))
+    )
     return result.items
 
 
 def completion_session(**claim_start):
     start = {"line": 2, "str": "x"}
     start.update(claim_start)
-    return session_text({
-        "documents": [{"path": "article", "content": "intro\nthe cat and the dog and the cow"}, {"path": "report", "content": "evidence here"}],
-        "annotations": [{"claim": {"path": "article", "start": start, "end": {"line": 2, "str": "cow"}},
-                         "sources": [{"path": "report", "start": {"line": 1, "str": "evidence"}, "end": {"line": 1, "str": "here"}, "polarity": "supports", "confidence": 0.9}]}],
-    })
+    return session_text(
+        {
+            "documents": [
+                {"path": "article", "content": "intro\nthe cat and the dog and the cow"},
+                {"path": "report", "content": "evidence here"},
+            ],
+            "annotations": [
+                {
+                    "claim": {"path": "article", "start": start, "end": {"line": 2, "str": "cow"}},
+                    "sources": [
+                        {
+                            "path": "report",
+                            "start": {"line": 1, "str": "evidence"},
+                            "end": {"line": 1, "str": "here"},
+                            "polarity": "supports",
+                            "confidence": 0.9,
+                        }
+                    ],
+                }
+            ],
+        }
+    )
 
 
 async def test_str_completion_offers_the_shortest_unique_strings_at_word_starts(editor):
@@ -170,7 +218,16 @@ async def test_str_completion_offers_the_shortest_unique_strings_at_word_starts(
     editor.open(uri, text)
     at = text.index('"str": ""') + len('"str": "')
     items = await complete(editor, uri, at)
-    assert [i.label for i in items] == ["the cat", "cat", "and the dog", "the dog", "dog", "and the cow", "the cow", "cow"]
+    assert [i.label for i in items] == [
+        "the cat",
+        "cat",
+        "and the dog",
+        "the dog",
+        "dog",
+        "and the cow",
+        "the cow",
+        "cow",
+    ]
     assert items[0].label_details.description == "column 1"
     assert items[1].documentation.value == "the cat and the dog and the cow\n    ^^^"
     assert items[0].text_edit.new_text == "the cat"
@@ -200,7 +257,10 @@ async def test_path_polarity_and_line_completion(editor):
     assert [i.label for i in await complete(editor, uri, at)] == ["supports", "refutes"]
     at = in_annotations(text, '"line": 2') + len('"line": ')
     items = await complete(editor, uri, at)
-    assert [(i.label, i.label_details.description) for i in items] == [("1", "intro"), ("2", "the cat and the dog and the cow")]
+    assert [(i.label, i.label_details.description) for i in items] == [
+        ("1", "intro"),
+        ("2", "the cat and the dog and the cow"),
+    ]
 
 
 async def test_completion_works_in_half_typed_json(editor):
@@ -213,7 +273,10 @@ async def test_completion_works_in_half_typed_json(editor):
     assert labels[:2] == ["the cat", "cat"]
     half_key = text[: text.index('"polarity": "supports"')] + '"polarity": "'
     editor.open("file:///half2.sourcecheck.json", half_key)
-    assert [i.label for i in await complete(editor, "file:///half2.sourcecheck.json", len(half_key))] == ["supports", "refutes"]
+    assert [i.label for i in await complete(editor, "file:///half2.sourcecheck.json", len(half_key))] == [
+        "supports",
+        "refutes",
+    ]
 
 
 # --- rename
@@ -221,13 +284,17 @@ async def test_completion_works_in_half_typed_json(editor):
 
 async def rename(editor, uri, offset, name):
     position = editor.position(editor.texts[uri], offset)
-    return await editor.client.text_document_rename_async(types.RenameParams(text_document=doc_id(uri), position=position, new_name=name))
+    return await editor.client.text_document_rename_async(
+        types.RenameParams(text_document=doc_id(uri), position=position, new_name=name)
+    )
 
 
 async def test_renaming_a_document_path_moves_every_ref_with_it(editor, client):
     uri, text = open_article(editor)
     at = text.index('"path": "release-notes"') + 10
-    prepared = await client.text_document_prepare_rename_async(types.PrepareRenameParams(text_document=doc_id(uri), position=editor.position(text, at)))
+    prepared = await client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(text_document=doc_id(uri), position=editor.position(text, at))
+    )
     assert prepared.placeholder == "release-notes"
     assert editor.range_text(uri, prepared.range) == "release-notes"
     edit = await rename(editor, uri, at, "notes-2.4")
@@ -256,7 +323,12 @@ async def test_the_outline_lists_documents_and_annotations_with_their_sources(ed
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc_id(uri)))
     documents, annotations = symbols
     assert (documents.name, documents.detail) == ("Documents", "4")
-    assert [(d.name, d.detail) for d in documents.children] == [("article", "7 lines"), ("release-notes", "5 lines"), ("发布说明", "3 lines"), ("forum/thread-42", "3 lines")]
+    assert [(d.name, d.detail) for d in documents.children] == [
+        ("article", "7 lines"),
+        ("release-notes", "5 lines"),
+        ("发布说明", "3 lines"),
+        ("forum/thread-42", "3 lines"),
+    ]
     assert annotations.children[1].name == 'the new scheduler "never drops a frame"'
     assert [c.name for c in annotations.children[1].children] == [
         "supports: Scheduler: frames are never dropped under nominal load.",

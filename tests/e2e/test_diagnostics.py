@@ -10,7 +10,11 @@ from sourcecheck.core.analysis import Analysis
 from tests.support.lsp_support import FIXTURES, session_text, value_at
 
 BROKEN = sorted((FIXTURES / "broken").glob("*.json"))
-SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning, "hint": types.DiagnosticSeverity.Hint}
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "hint": types.DiagnosticSeverity.Hint,
+}
 
 
 @pytest.mark.parametrize("path", BROKEN, ids=[p.name.split(".")[0] for p in BROKEN])
@@ -51,7 +55,12 @@ async def test_the_ambiguous_boundary_lists_every_occurrence_inside_the_content_
 
 async def test_related_locations_map_through_escapes(editor):
     content = 'é"x"🚀 "x" é'
-    value = {"documents": [{"path": "d", "content": content}], "annotations": [{"claim": {"path": "d", "start": {"line": 1, "str": '"x"'}, "end": {"line": 1, "str": "é"}}, "sources": []}]}
+    value = {
+        "documents": [{"path": "d", "content": content}],
+        "annotations": [
+            {"claim": {"path": "d", "start": {"line": 1, "str": '"x"'}, "end": {"line": 1, "str": "é"}}, "sources": []}
+        ],
+    }
     text = json.dumps(value, ensure_ascii=True)  # every non-ASCII character written as \\uXXXX
     uri = "file:///escapes.sourcecheck.json"
     editor.open(uri, text)
@@ -98,7 +107,9 @@ async def test_diagnostics_are_cleared_on_close(editor, client):
     uri = "file:///c.sourcecheck.json"
     editor.open(uri, (FIXTURES / "broken" / "unknown-path.sourcecheck.json").read_text())
     await editor.diagnostics(uri)
-    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     if not editor.pull:
         await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         assert list(client.diagnostics[uri]) == []
@@ -157,7 +168,9 @@ async def test_nothing_is_published_for_a_closed_document(editor, client):
     editor.open(uri, (FIXTURES / "broken" / "unknown-path.sourcecheck.json").read_text())
     await editor.diagnostics(uri)
     editor.edit(uri, 0, 0, " ")
-    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     await asyncio.sleep(0.2)
     if not editor.pull:
         published = [p for p in client.published if p.uri == uri]

@@ -17,8 +17,31 @@ from tests.support.lsp_support import FIXTURES
 EDITS = int(os.environ.get("SOURCECHECK_FUZZ_EDITS", "1500"))
 SEED = int(os.environ.get("SOURCECHECK_FUZZ_SEED", "20261129"))
 PIECES = list('{}[]:,"\\ \n\r\t0123456789-.eE') + [
-    "\\n", '\\"', "\\\\", "\\u00e9", "\\ud83d\\ude80", "\\ud800", "\\u0000", "\ud800", "\udfff", "中文", "🚀", "\x00", "\x07", "\x1b",
-    "\u2028", "\u2029", "\u202e", "true", "null", "NaN", "//", "/*", '"str": "', '"line": ', "é\u0301",
+    "\\n",
+    '\\"',
+    "\\\\",
+    "\\u00e9",
+    "\\ud83d\\ude80",
+    "\\ud800",
+    "\\u0000",
+    "\ud800",
+    "\udfff",
+    "中文",
+    "🚀",
+    "\x00",
+    "\x07",
+    "\x1b",
+    "\u2028",
+    "\u2029",
+    "\u202e",
+    "true",
+    "null",
+    "NaN",
+    "//",
+    "/*",
+    '"str": "',
+    '"line": ',
+    "é\u0301",
 ]
 SESSIONS = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.json"))]
 
@@ -51,7 +74,10 @@ def expected(editor, text):
     analysis = Analysis(text)
     encoding = Encoding(editor.encoding)
     spans = [analysis.finding_span(f, encoding) for f in analysis.findings[:1000]]
-    return sorted((f.code, s.start.line, s.start.character, s.end.line, s.end.character) for f, s in zip(analysis.findings[:1000], spans, strict=True))
+    return sorted(
+        (f.code, s.start.line, s.start.character, s.end.line, s.end.character)
+        for f, s in zip(analysis.findings[:1000], spans, strict=True)
+    )
 
 
 def seen(diagnostics):

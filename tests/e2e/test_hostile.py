@@ -16,7 +16,9 @@ from tests.support.lsp_support import session_text, single_claim, started
 
 
 def cli(*args, stdin=None):
-    result = subprocess.run([sys.executable, "-m", "sourcecheck", *map(str, args)], input=stdin, capture_output=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "sourcecheck", *map(str, args)], input=stdin, capture_output=True, timeout=300
+    )
     assert b"Traceback" not in result.stderr, result.stderr.decode()[-2000:]
     return result
 
@@ -37,8 +39,13 @@ def test_deep_nesting_is_one_clear_finding():
 
 def test_a_one_megabyte_single_line_session_is_checked():
     content = ("lorem ipsum 中文 🚀 " * 60_000) + "needle"
-    documents = [{"path": "big", "content": content}, {"path": "report", "content": "Summary\nThe outcome of the trial was positive."}]
-    text = json.dumps(session([{"claim": claim("big", (1, "needle"), (1, "needle")), "sources": [source()]}], documents))
+    documents = [
+        {"path": "big", "content": content},
+        {"path": "report", "content": "Summary\nThe outcome of the trial was positive."},
+    ]
+    text = json.dumps(
+        session([{"claim": claim("big", (1, "needle"), (1, "needle")), "sources": [source()]}], documents)
+    )
     assert "\n" not in text and len(text) > 1_000_000
     began = time.perf_counter()
     result = cli("--json", "-", stdin=text.encode())
@@ -55,7 +62,10 @@ def test_many_tiny_annotations_are_all_reported_by_the_cli():
 
 def test_lone_surrogates_nul_and_control_characters():
     content = "a\ud800b \x00 c\x07d"
-    documents = [{"path": "s", "content": content}, {"path": "report", "content": "Summary\nThe outcome of the trial was positive."}]
+    documents = [
+        {"path": "s", "content": content},
+        {"path": "report", "content": "Summary\nThe outcome of the trial was positive."},
+    ]
     text = json.dumps(session([{"claim": claim("s", (1, "\ud800"), (1, "\x07d")), "sources": [source()]}], documents))
     analysis = Analysis(text)  # every odd character is escaped, as JSON requires
     assert analysis.findings == []
@@ -102,11 +112,18 @@ async def test_a_200_megabyte_file_gets_one_diagnostic_and_nothing_else():
         text = '{"documents": [{"path": "a", "content": "' + "x" * 200_000_000 + '"}], "annotations": []}'
         uri = "file:///huge.sourcecheck.json"
         editor.texts[uri], editor.versions[uri] = text, 1
-        editor.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+        editor.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text))
+        )
         (diagnostic,) = await editor.diagnostics(uri)
         assert diagnostic.code == "file-too-large" and "maxFileSizeMB (64)" in diagnostic.message
         position = types.Position(line=0, character=30)
-        assert await editor.client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)) is None
+        assert (
+            await editor.client.text_document_hover_async(
+                types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+            )
+            is None
+        )
 
 
 async def test_a_million_tiny_annotations_get_capped_diagnostics_in_bounded_time():
@@ -130,7 +147,9 @@ async def test_inlay_hints_for_a_huge_range_are_bounded():
         editor.open(uri, text)
         rng = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=100_000, character=0))
         began = time.perf_counter()
-        hints = await editor.client.text_document_inlay_hint_async(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uri), range=rng))
+        hints = await editor.client.text_document_inlay_hint_async(
+            types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uri), range=rng)
+        )
         assert len(hints) == 2000 and time.perf_counter() - began < 30
 
 
@@ -142,10 +161,17 @@ async def test_hostile_text_is_escaped_everywhere_it_is_shown(editor, client):
     editor.open(uri, text)
     doc = types.TextDocumentIdentifier(uri=uri)
     hover = await editor.hover(uri, text.index('"str": "````') + 9)
-    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=editor.range_of(uri, 0, len(text))))
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc, range=editor.range_of(uri, 0, len(text)))
+    )
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc))
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc))
-    shown = [hover.contents.value, *(h.label for h in hints), *(lens.command.title for lens in lenses), symbols[1].children[0].name]
+    shown = [
+        hover.contents.value,
+        *(h.label for h in hints),
+        *(lens.command.title for lens in lenses),
+        symbols[1].children[0].name,
+    ]
     for value_shown in shown:
         assert "\u202e" not in value_shown and "\x1b" not in value_shown
     assert "\\u202e" in hover.contents.value and "\\x1b" in hover.contents.value

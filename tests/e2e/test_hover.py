@@ -23,7 +23,9 @@ def open_article(editor):
     return uri, text
 
 
-@pytest.mark.parametrize("needle", ['"path": "release-notes"', '"start"', '"line": 3', '"str": "cold start"', '"str": "(-37%)"'])
+@pytest.mark.parametrize(
+    "needle", ['"path": "release-notes"', '"start"', '"line": 3', '"str": "cold start"', '"str": "(-37%)"']
+)
 async def test_hover_on_any_part_of_a_source_shows_its_text_and_its_claim(editor, needle):
     uri, text = open_article(editor)
     at = text.index(needle, text.index('"sources"')) + len(needle) - 2
@@ -48,7 +50,11 @@ async def test_hover_on_a_claim_lists_every_source_with_polarity_and_confidence(
     blocks = fenced(value)
     assert blocks[0] == 'the new scheduler "never drops a frame"'
     assert "3 sources: 1 supports, 2 refutes" in value
-    assert "✓ supports · confidence 0.8" in value and "✗ refutes · confidence 0.9" in value and "✗ refutes · confidence 0.4" in value
+    assert (
+        "✓ supports · confidence 0.8" in value
+        and "✗ refutes · confidence 0.9" in value
+        and ("✗ refutes · confidence 0.4") in value
+    )
     assert "调度器在高负载下仍可能丢帧 ⚠️" in blocks
     assert "It dropped 3 frames per minute on my laptop under heavy load 😬" in blocks
 

@@ -13,11 +13,23 @@ CLIENTS = {"visual-studio-code": "utf-16", "neovim@v0.11": "utf-8", "emacs": "ut
 
 def tricky_session(newline: str) -> str:
     """A session whose lines hold wide, astral and escaped characters before the values."""
-    content = "🚀🚀 中文 \u2028 said \"x\" and é\u0301 then 😬 said"
+    content = '🚀🚀 中文 \u2028 said "x" and é\u0301 then 😬 said'
     value = {
         "documents": [{"path": "文档🚀", "content": content}, {"path": "e", "content": "ok"}],
-        "annotations": [{"claim": {"path": "文档🚀", "start": {"line": 1, "str": "said"}, "end": {"line": 1, "str": "😬"}},
-                         "sources": [{"path": "e", "start": {"line": 1, "str": "ok"}, "end": {"line": 1, "str": "ok"}, "polarity": "supports", "confidence": 0.1}]}],
+        "annotations": [
+            {
+                "claim": {"path": "文档🚀", "start": {"line": 1, "str": "said"}, "end": {"line": 1, "str": "😬"}},
+                "sources": [
+                    {
+                        "path": "e",
+                        "start": {"line": 1, "str": "ok"},
+                        "end": {"line": 1, "str": "ok"},
+                        "polarity": "supports",
+                        "confidence": 0.1,
+                    }
+                ],
+            }
+        ],
     }
     text = json.dumps(value, ensure_ascii=False, indent=1)
     # Some strings written with escapes, one raw U+2028 kept raw (legal inside a JSON string).

@@ -30,13 +30,23 @@ async def test_diagnostics_hovers_and_fixes_on_random_sessions(editor, seed):
     # Every ambiguous boundary that can be fixed gets fixes, and each one works.
     for diagnostic in [d for d in diagnostics if d.code == "boundary-ambiguous"]:
         actions = await editor.code_actions(uri, diagnostic.range, [diagnostic])
-        pointer = next(f.pointer for f in analysis.findings if f.code == "boundary-ambiguous" and editor.range_of(uri, *analysis.extent(f)) == diagnostic.range)
+        pointer = next(
+            f.pointer
+            for f in analysis.findings
+            if f.code == "boundary-ambiguous" and editor.range_of(uri, *analysis.extent(f)) == diagnostic.range
+        )
         finding = next(f for f in analysis.findings if f.pointer == pointer)
         side = finding.path[-2]
         boundary = getattr(finding.ref, side)
         for action in actions:
-            (edit,) = action.edit.document_changes[0].edits if action.edit.document_changes else action.edit.changes[uri]
-            new_text = editor.texts[uri][: editor.offset(editor.texts[uri], edit.range.start)] + edit.new_text + editor.texts[uri][editor.offset(editor.texts[uri], edit.range.end) :]
+            (edit,) = (
+                action.edit.document_changes[0].edits if action.edit.document_changes else action.edit.changes[uri]
+            )
+            new_text = (
+                editor.texts[uri][: editor.offset(editor.texts[uri], edit.range.start)]
+                + edit.new_text
+                + editor.texts[uri][editor.offset(editor.texts[uri], edit.range.end) :]
+            )
             fixed = Analysis(new_text)
             assert pointer not in {f.pointer for f in fixed.findings}, action.title
             new_boundary = getattr(fixed.refs_by_path[finding.ref.json_path], side)
@@ -62,7 +72,9 @@ async def test_edits_during_a_long_analysis_end_in_the_newest_versions_diagnosti
     final = editor.texts[uri]
     diagnostics = await editor.diagnostics(uri)
     expected = Analysis(final)
-    assert sorted((d.code, d.range.start.line) for d in diagnostics) == sorted((f.code, expected.finding_span(f).start.line) for f in expected.findings)
+    assert sorted((d.code, d.range.start.line) for d in diagnostics) == sorted(
+        (f.code, expected.finding_span(f).start.line) for f in expected.findings
+    )
     assert hover is not None
 
 
@@ -76,10 +88,18 @@ async def test_hints_asked_for_before_a_long_analysis_is_done_come_with_a_refres
 
     from tests.support.lsp_support import Editor, make_client
 
-    config = ClientServerConfig(server_command=[sys.executable, "-m", "sourcecheck.lsp"], client_factory=make_client, server_env={"SOURCECHECK_READY_TIMEOUT": "0.000001"})
+    config = ClientServerConfig(
+        server_command=[sys.executable, "-m", "sourcecheck.lsp"],
+        client_factory=make_client,
+        server_env={"SOURCECHECK_READY_TIMEOUT": "0.000001"},
+    )
     client = await config.start()
     try:
-        capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True)))
+        capabilities = types.ClientCapabilities(
+            workspace=types.WorkspaceClientCapabilities(
+                inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True)
+            )
+        )
         editor = Editor(client, await client.initialize_session(types.InitializeParams(capabilities=capabilities)))
         text = generate(12, documents=3, lines=40, annotations=3000, broken=0.1).text(indent=2)
         uri = "file:///late.sourcecheck.json"

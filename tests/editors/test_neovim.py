@@ -45,7 +45,13 @@ def run_neovim(nvim: str, config: str, tmp_path: Path, server_bin: Path = BIN, w
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
     }
-    result = subprocess.run([nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {CHECK}"], env=env, capture_output=True, timeout=120, cwd=tmp_path)
+    result = subprocess.run(
+        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {CHECK}"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     try:
         return json.loads(result.stdout.decode())
     except json.JSONDecodeError:
@@ -58,7 +64,10 @@ def assert_works(seen: dict) -> None:
     assert [(d["code"], d["lnum"], d["col"]) for d in seen["diagnostics"]] == [("boundary-ambiguous", 17, 17)]
     assert "occurs twice on line 2 of `article`" in seen["diagnostics"][0]["message"]
     assert "claim does not resolve" in seen["hover"] and "The the the end." in seen["hover"]
-    assert seen["actions"] == ['Extend start to "the the": cites "the the end"', 'Extend start to "the end": cites "the end"']
+    assert seen["actions"] == [
+        'Extend start to "the the": cites "the the end"',
+        'Extend start to "the end": cites "the end"',
+    ]
     assert seen["fixed"], "the diagnostic stayed after the quick fix"
     assert '"str": "the the"' in seen["text"]
 
@@ -88,6 +97,8 @@ def test_the_neovim_check_fails_when_the_server_is_broken(tmp_path):
     fake = broken / "sourcecheck-ls"
     fake.write_text("#!/bin/sh\nexit 3\n")
     fake.chmod(0o755)
-    seen = run_neovim(nvim_011(), str(ROOT / "editors" / "neovim" / "sourcecheck.lua"), tmp_path, server_bin=broken, wait_ms=3000)
+    seen = run_neovim(
+        nvim_011(), str(ROOT / "editors" / "neovim" / "sourcecheck.lua"), tmp_path, server_bin=broken, wait_ms=3000
+    )
     with pytest.raises(AssertionError):
         assert_works(seen)

@@ -40,26 +40,48 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
     require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
     require(VSIX, "the .vsix")
     code_server = str(CODE_SERVER / "node_modules" / ".bin" / "code-server")
-    config, data, extensions, shots = tmp_path / "config.yaml", tmp_path / "data", tmp_path / "extensions", tmp_path / "shots"
+    config, data, extensions, shots = (
+        tmp_path / "config.yaml",
+        tmp_path / "data",
+        tmp_path / "extensions",
+        tmp_path / "shots",
+    )
     workspace = tmp_path / "workspace"
     for folder in (data / "User", extensions, shots, workspace):
         folder.mkdir(parents=True)
     shutil.copy(FIXTURE, workspace / FIXTURE.name)
     port = free_port()
     config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
-    (data / "User" / "settings.json").write_text(json.dumps({
-        "sourcecheck.server.path": server_path,
-        "security.workspace.trust.enabled": False,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": False,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoUpdate": False,
-        "editor.hover.delay": 100,
-    }))
+    (data / "User" / "settings.json").write_text(
+        json.dumps(
+            {
+                "sourcecheck.server.path": server_path,
+                "security.workspace.trust.enabled": False,
+                "workbench.startupEditor": "none",
+                "workbench.tips.enabled": False,
+                "telemetry.telemetryLevel": "off",
+                "extensions.autoUpdate": False,
+                "editor.hover.delay": 100,
+            }
+        )
+    )
     common = [code_server, "--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(extensions)]
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "SOURCECHECK_WAIT_MS": str(wait_ms)}
     subprocess.run([*common, "--install-extension", str(VSIX)], check=True, capture_output=True, env=env, timeout=120)
-    server = subprocess.Popen([*common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry", "--disable-update-check"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            *common,
+            "--auth",
+            "none",
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--disable-telemetry",
+            "--disable-update-check",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -74,13 +96,27 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
         node_path = str(CODE_SERVER / "node_modules")
         result = subprocess.run(
-            ["node", str(CHECK), f"http://127.0.0.1:{port}", str(workspace), FIXTURE.name, str(line), str(column), str(shots)],
-            capture_output=True, timeout=400, env={**env, "NODE_PATH": node_path}, cwd=CODE_SERVER,
+            [
+                "node",
+                str(CHECK),
+                f"http://127.0.0.1:{port}",
+                str(workspace),
+                FIXTURE.name,
+                str(line),
+                str(column),
+                str(shots),
+            ],
+            capture_output=True,
+            timeout=400,
+            env={**env, "NODE_PATH": node_path},
+            cwd=CODE_SERVER,
         )
         try:
             seen = json.loads(result.stdout.decode())
         except json.JSONDecodeError:
-            pytest.fail(f"the browser script printed no result: {result.stdout[-500:]!r} {result.stderr.decode()[-2000:]}")
+            pytest.fail(
+                f"the browser script printed no result: {result.stdout[-500:]!r} {result.stderr.decode()[-2000:]}"
+            )
         seen["shots"] = str(shots)
         seen["text"] = (workspace / FIXTURE.name).read_text()  # saved by the script after the fix
         return seen
@@ -91,7 +127,10 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
 
 def assert_works(seen: dict) -> None:
     assert seen["error"] is None, f"{seen['error']} (screenshots in {seen['shots']})"
-    assert "occurs twice on line 2 of `article`" in seen["problems"] or "occurs twice on line 2 of article" in seen["problems"]
+    assert (
+        "occurs twice on line 2 of `article`" in seen["problems"]
+        or "occurs twice on line 2 of article" in seen["problems"]
+    )
     assert "boundary-ambiguous" in seen["problems"]
     assert "claim does not resolve" in seen["hover"] and "The the the end." in seen["hover"]
     assert any('Extend start to "the the"' in title for title in seen["actions"]), seen["actions"]

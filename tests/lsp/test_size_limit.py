@@ -25,10 +25,18 @@ def test_a_big_session_not_named_like_one_gets_one_diagnostic_and_no_analysis():
     server.settings = Settings(max_file_size_mb=1)
     sent: list[types.PublishDiagnosticsParams] = []
     document = opened(server, "file:///big.json", BIG)
-    with patch.object(sync, "build", never_analysed), patch.object(sync.Analysis, "incremental", never_analysed), \
-            patch.object(server, "text_document_publish_diagnostics", sent.append):
+    with (
+        patch.object(sync, "build", never_analysed),
+        patch.object(sync.Analysis, "incremental", never_analysed),
+        patch.object(server, "text_document_publish_diagnostics", sent.append),
+    ):
         asyncio.run(server.publish(document))
-        report = asyncio.run(pull_diagnostics(server, types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///big.json"))))
+        report = asyncio.run(
+            pull_diagnostics(
+                server,
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///big.json")),
+            )
+        )
         assert asyncio.run(server.view("file:///big.json")) is None
     [published] = sent
     assert [d["code"] for d in published.diagnostics] == ["file-too-large"]  # type: ignore[index]
@@ -40,6 +48,9 @@ def test_a_big_json_file_that_is_no_session_hears_nothing():
     server.settings = Settings(max_file_size_mb=1)
     sent: list[types.PublishDiagnosticsParams] = []
     document = opened(server, "file:///data.json", '{"rows": [' + ",".join(["1"] * 1_100_000) + "]}")
-    with patch.object(sync, "build", never_analysed), patch.object(server, "text_document_publish_diagnostics", sent.append):
+    with (
+        patch.object(sync, "build", never_analysed),
+        patch.object(server, "text_document_publish_diagnostics", sent.append),
+    ):
         asyncio.run(server.publish(document))
     assert sent == []

@@ -8,7 +8,9 @@ from typing import Any
 from sourcecheck.core.analysis import Analysis
 
 
-def source(path="report", start=(2, "outcome"), end=(2, "positive"), polarity="supports", confidence=0.9, **extra) -> dict[str, Any]:
+def source(
+    path="report", start=(2, "outcome"), end=(2, "positive"), polarity="supports", confidence=0.9, **extra
+) -> dict[str, Any]:
     value = {"path": path, "start": {"line": start[0], "str": start[1]}, "end": {"line": end[0], "str": end[1]}}
     if polarity is not None:
         value["polarity"] = polarity
@@ -49,10 +51,22 @@ def crafted() -> dict[str, Any]:
         {"path": "report", "content": "Summary\nThe outcome of the trial was positive.\nConfidence is high."},
         {"path": "crlf", "content": "one\r\ntwo\rthree four\r\nfive"},
     ]
-    return session([
-        {"claim": claim("article", (2, "the"), (2, "end")), "sources": [source(polarity="Supports", confidence=95)]},
-        {"claim": claim("article", (1, "Second"), (3, "line.")), "sources": [source("reprot", confidence="0.9")]},
-        {"claim": claim("crlf", (2, "four"), (3, "five")), "sources": [source(polarity="refute", confidence=1.000001)]},
-        {"claim": claim(), "sources": []},
-        {"claim": claim("article", (1, "outcome"), (1, "positive")), "sources": [source(start=(1, "Confidence"), end=(3, "high"))]},
-    ], docs)
+    return session(
+        [
+            {
+                "claim": claim("article", (2, "the"), (2, "end")),
+                "sources": [source(polarity="Supports", confidence=95)],
+            },
+            {"claim": claim("article", (1, "Second"), (3, "line.")), "sources": [source("reprot", confidence="0.9")]},
+            {
+                "claim": claim("crlf", (2, "four"), (3, "five")),
+                "sources": [source(polarity="refute", confidence=1.000001)],
+            },
+            {"claim": claim(), "sources": []},
+            {
+                "claim": claim("article", (1, "outcome"), (1, "positive")),
+                "sources": [source(start=(1, "Confidence"), end=(3, "high"))],
+            },
+        ],
+        docs,
+    )

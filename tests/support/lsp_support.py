@@ -64,14 +64,23 @@ class Editor:
 
     def open(self, uri: str, text: str) -> None:
         self.texts[uri], self.versions[uri] = text, 1
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text))
+        )
 
     async def close_all(self) -> None:
         """Close every document this editor opened, and wait until the server has taken it
         in (a request is answered only after the notifications before it)."""
         for uri in self.texts:
-            self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
-        await self.client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///flush.json"), position=types.Position(line=0, character=0)))
+            self.client.text_document_did_close(
+                types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+            )
+        await self.client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri="file:///flush.json"),
+                position=types.Position(line=0, character=0),
+            )
+        )
         self.client.published.clear()  # type: ignore[attr-defined]
         self.texts.clear()
 
@@ -143,7 +152,9 @@ class Editor:
 
     async def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         if self.pull:
-            report = await self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+            report = await self.client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+            )
             return list(report.items)
         version = self.versions[uri]
         for _ in range(400):
@@ -155,11 +166,19 @@ class Editor:
 
     async def hover(self, uri: str, offset: int) -> types.Hover | None:
         position = self.position(self.texts[uri], offset)
-        return await self.client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+        return await self.client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+        )
 
-    async def code_actions(self, uri: str, rng: types.Range, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
+    async def code_actions(
+        self, uri: str, rng: types.Range, diagnostics: list[types.Diagnostic]
+    ) -> list[types.CodeAction]:
         result = await self.client.text_document_code_action_async(
-            types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri=uri), range=rng, context=types.CodeActionContext(diagnostics=diagnostics))
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=rng,
+                context=types.CodeActionContext(diagnostics=diagnostics),
+            )
         )
         return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
@@ -172,7 +191,10 @@ class Editor:
         else:
             edits = edit.changes[uri]
         text = self.texts[uri]
-        spans = sorted(((self.offset(text, e.range.start), self.offset(text, e.range.end), e.new_text) for e in edits), reverse=True)
+        spans = sorted(
+            ((self.offset(text, e.range.start), self.offset(text, e.range.end), e.new_text) for e in edits),
+            reverse=True,
+        )
         for start, end, new in spans:
             text = text[:start] + new + text[end:]
         self.replace_all(uri, text)
@@ -189,8 +211,20 @@ def single_claim(path: str, content: str, start: str, end: str) -> dict[str, Any
     """A session whose one claim cites line 1 of ``content`` from ``start`` to ``end``."""
     return {
         "documents": [{"path": path, "content": content}, {"path": "e", "content": "ok"}],
-        "annotations": [{"claim": {"path": path, "start": {"line": 1, "str": start}, "end": {"line": 1, "str": end}},
-                         "sources": [{"path": "e", "start": {"line": 1, "str": "ok"}, "end": {"line": 1, "str": "ok"}, "polarity": "supports", "confidence": 1}]}],
+        "annotations": [
+            {
+                "claim": {"path": path, "start": {"line": 1, "str": start}, "end": {"line": 1, "str": end}},
+                "sources": [
+                    {
+                        "path": "e",
+                        "start": {"line": 1, "str": "ok"},
+                        "end": {"line": 1, "str": "ok"},
+                        "polarity": "supports",
+                        "confidence": 1,
+                    }
+                ],
+            }
+        ],
     }
 
 

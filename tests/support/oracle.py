@@ -11,8 +11,24 @@ import json
 import math
 from typing import Any
 
-EXIT2 = {"invalid-json", "invalid-field", "duplicate-path", "non-lf-content", "bad-polarity", "bad-confidence", "empty-sources"}
-EXIT1 = {"unknown-path", "line-out-of-range", "boundary-empty", "boundary-not-found", "boundary-ambiguous", "lines-reversed", "boundary-order"}
+EXIT2 = {
+    "invalid-json",
+    "invalid-field",
+    "duplicate-path",
+    "non-lf-content",
+    "bad-polarity",
+    "bad-confidence",
+    "empty-sources",
+}
+EXIT1 = {
+    "unknown-path",
+    "line-out-of-range",
+    "boundary-empty",
+    "boundary-not-found",
+    "boundary-ambiguous",
+    "lines-reversed",
+    "boundary-order",
+}
 WARN = {"unknown-field", "duplicate-key", "self-citation", "duplicate-source"}
 
 
@@ -160,7 +176,13 @@ def judge(text: str) -> dict[str, Any]:
                 shape_ok = False
         if not shape_ok:
             return None
-        coords = (value["path"], value["start"]["line"], value["start"]["str"], value["end"]["line"], value["end"]["str"])
+        coords = (
+            value["path"],
+            value["start"]["line"],
+            value["start"]["str"],
+            value["end"]["line"],
+            value["end"]["str"],
+        )
         if value["path"] not in docs:
             add("unknown-path", parts + ["path"])
             return coords
