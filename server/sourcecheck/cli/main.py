@@ -4,6 +4,8 @@
     sourcecheck --json FILE        one JSON object (RULES.md), exit code inside
     sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
+    sourcecheck new|ref|show|sync  writing sessions (cli/authoring.py); a first argument
+                                   naming one is a file to check when such a file exists
 
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
 schema error or unreadable input; with several files, the worst of them.
@@ -27,6 +29,7 @@ from ..core.display import visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Severity, pointer
 from ..core.syntax import escape_lone_surrogates
+from . import authoring
 from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_results
 
 
@@ -254,7 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sourcecheck",
         description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
         epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or "
-        "unreadable input.",
+        "unreadable input. Writing sessions: sourcecheck new FILE... [-o OUT] | ref SESSION PATH TEXT [--line N] | "
+        "show SESSION PATH | sync SESSION [--check] (see sourcecheck COMMAND --help). A first argument that names "
+        "one of these commands runs it, unless a file of that name exists in the current folder: then that file is "
+        "checked (write ./new to make that explicit).",
     )
     parser.add_argument(
         "files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input"
@@ -317,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    arguments = sys.argv[1:] if argv is None else argv
+    if authoring.is_command(arguments):
+        return authoring.main(arguments)
     args = build_parser().parse_args(argv)
     gc.disable()  # a short run that allocates much and frees little: the collector only costs
     fmt = args.format or ("json" if args.json else "human")
