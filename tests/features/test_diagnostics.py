@@ -46,7 +46,7 @@ def test_every_finding_code_is_a_diagnostic_on_its_exact_json_value():
     assert len(BROKEN) == 19
     for path in BROKEN:
         text, code = path.read_text(encoding="utf-8"), path.name.split(".")[0]
-        found = diagnostics(view_of(text))
+        found = diagnostics(view_of(text)).wires
         assert code in {d["code"] for d in found}, code
         root = None if code == "invalid-json" else json.loads(text)
         for wire, finding in zip(found, Analysis(text).findings, strict=True):
@@ -59,7 +59,8 @@ def test_every_finding_code_is_a_diagnostic_on_its_exact_json_value():
 def test_calling_diagnostics_twice_on_the_same_view_gives_the_same_json():
     view = view_of(CRAFTED)
     found = diagnostics(view)
-    assert json.loads(found.encoded) == list(found) and len(found) == 11  # the JSON text is the list
+    assert json.loads(found.encoded) == found.wires and len(found) == 11  # the JSON text is the list
+    assert [d.code for d in found] == [w["code"] for w in found.wires]  # read as lsprotocol Diagnostics
     first = found.encoded
     assert diagnostics(view).encoded == first
     assert first == diagnostics(view_of(CRAFTED)).encoded  # and the same as a fresh view's
@@ -86,7 +87,9 @@ def test_the_ambiguous_boundary_lists_every_occurrence_inside_the_content_in_eve
     text = session_text(value, indent=None)
 
     def occurrences(encoding):
-        (ambiguous,) = [d for d in diagnostics(view_of(text, encoding=encoding)) if d["code"] == "boundary-ambiguous"]
+        (ambiguous,) = [
+            d for d in diagnostics(view_of(text, encoding=encoding)).wires if d["code"] == "boundary-ambiguous"
+        ]
         related = ambiguous["relatedInformation"]
         assert all(info["location"]["uri"] == URI for info in related)
         return [
@@ -125,8 +128,8 @@ def test_a_kept_diagnostic_is_not_written_again():
     again = diagnostics(edited(view, at, at, "\n"))
     # Those of the first three annotations are the very JSON values built before (the
     # document's own finding, first, is checked afresh with its document).
-    assert all(again[i] is first[i] for i in range(1, 9))
-    assert again[-1] is not first[-1]  # moved: written again
+    assert all(again.wires[i] is first.wires[i] for i in range(1, 9))
+    assert again.wires[-1] is not first.wires[-1]  # moved: written again
 
 
 def test_an_edit_earlier_on_the_same_line_moves_a_diagnostic_by_its_width_in_the_clients_encoding():
@@ -181,13 +184,13 @@ def test_past_the_limit_one_note_says_how_many_findings_there_are():
     value = session([{"claim": claim(), "sources": [source(polarity="x")]} for _ in range(MAX_DIAGNOSTICS + 5)])
     found = diagnostics(view_of(session_text(value)))
     assert len(found) == MAX_DIAGNOSTICS + 1
-    note = found[0]
+    note = found.wires[0]
     assert note["code"] == "too-many-findings" and note["severity"] == types.DiagnosticSeverity.Information
     assert note["message"].startswith(f"{MAX_DIAGNOSTICS + 5} findings; the first {MAX_DIAGNOSTICS} are shown")
 
 
 def test_a_file_too_large_gets_one_warning_at_its_start_naming_the_limit():
-    (note,) = too_large(70_000_000, 64)
+    (note,) = too_large(70_000_000, 64).wires
     assert note["code"] == "file-too-large" and note["severity"] == types.DiagnosticSeverity.Warning
     assert note["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
     assert "70 million characters" in note["message"] and "sourcecheck.maxFileSizeMB (64)" in note["message"]
@@ -197,7 +200,7 @@ def test_a_pull_report_is_unchanged_when_the_client_has_this_versions_diagnostic
     view = view_of(fixture("broken/unknown-path"))
     full = report(view, types.DocumentDiagnosticParams(text_document=doc()))
     assert isinstance(full, types.RelatedFullDocumentDiagnosticReport)
-    assert [d["code"] for d in full.items] == ["unknown-path"]
+    assert [d.code for d in full.items] == ["unknown-path"]
     same = report(view, types.DocumentDiagnosticParams(text_document=doc(), previous_result_id=full.result_id))
     assert isinstance(same, types.RelatedUnchangedDocumentDiagnosticReport) and same.result_id == full.result_id
     at = view.text.index('"reprot"')

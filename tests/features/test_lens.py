@@ -4,7 +4,8 @@ import json
 
 from lsprotocol import types
 
-from sourcecheck.lsp.features.lens import code_lenses
+from sourcecheck.lsp.app import parse_view_uri
+from sourcecheck.lsp.features.lens import OPEN_VIEW, code_lenses
 from tests.support.helpers import claim, session, source
 from tests.support.views import doc, fixture, per_encoding, position_of, session_text, view_of
 
@@ -12,7 +13,21 @@ ORBIT = fixture("orbit-article")
 
 
 def lenses(view):
+    """The verdict and coverage lenses (the "open as text" ones are tested on their own)."""
+    return [lens for lens in all_lenses(view) if lens.command.command != OPEN_VIEW]
+
+
+def all_lenses(view):
     return code_lenses(view, types.CodeLensParams(text_document=doc(view.uri)))
+
+
+def test_each_document_has_a_lens_that_opens_it_as_text():
+    view = view_of(ORBIT)
+    opening = [lens for lens in all_lenses(view) if lens.command.command == OPEN_VIEW]
+    assert [lens.command.title for lens in opening] == ["open as text"] * 4
+    assert [parse_view_uri(lens.command.arguments[0]) for lens in opening] == [
+        (view.uri, path) for path in ("article", "release-notes", "发布说明", "forum/thread-42")
+    ]
 
 
 def test_code_lens_gives_coverage_for_documents_then_verdicts_for_annotations():

@@ -39,8 +39,8 @@ def test_a_big_session_not_named_like_one_gets_one_diagnostic_and_no_analysis():
         )
         assert asyncio.run(server.view("file:///big.json")) is None
     [published] = sent
-    assert [d["code"] for d in published.diagnostics] == ["file-too-large"]  # type: ignore[index]
-    assert [d["code"] for d in report.items] == ["file-too-large"]  # type: ignore[index, union-attr]
+    assert [d.code for d in published.diagnostics] == ["file-too-large"]
+    assert [d.code for d in report.items] == ["file-too-large"]  # type: ignore[union-attr]
 
 
 def test_a_big_json_file_that_is_no_session_hears_nothing():

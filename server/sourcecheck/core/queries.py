@@ -101,3 +101,33 @@ def typing_at(analysis: Analysis, offset: int) -> Typing | None:
             i += 2 if rest[i] == "\\" else 1
         end = offset + min(i, len(rest))
     return Typing(key, typed, quoted, start, end)
+
+
+def annotation_being_written(analysis: Analysis, last_edit: int | None) -> int | None:
+    """The index of the annotation a writer is working on: the one holding the place they
+    last edited, else the last one without a source that resolves, else the last one."""
+    annotations = analysis.session.annotations
+    if not annotations:
+        return None
+    if last_edit is not None:
+        around = analysis.annotations_between(last_edit, last_edit)
+        if around:
+            return around[0]
+    for annotation in reversed(annotations):
+        if not any(source.valid for source in annotation.sources):
+            index = annotation.json_path[-1]
+            return index if isinstance(index, int) else None
+    index = annotations[-1].json_path[-1]
+    return index if isinstance(index, int) else None
+
+
+def content_selection(analysis: Analysis, start: int, end: int) -> tuple[Document, int, int] | None:
+    """The document and content offsets ``[start, end)`` that a selection of the session
+    file's text ``[start, end)`` covers, when it lies inside one ``content`` string."""
+    if end <= start:
+        return None
+    first = analysis.document_at(start)
+    last = analysis.document_at(end - 1)
+    if first is None or last is None or first[0] is not last[0]:
+        return None
+    return first[0], first[1], last[1] + 1

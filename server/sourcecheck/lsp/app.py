@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
+from urllib.parse import quote, unquote, urlsplit
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from ..core.analysis import Analysis
-from ..core.positions import Encoding, Position, Span
+from ..core.positions import Encoding, LineTable, Position, Span
+from ..core.session import Document
 from ..core.syntax import Node
 from .settings import Settings
 
@@ -82,6 +84,7 @@ class DocumentMemo:
     document, never by an analysis: analyses are immutable."""
 
     wire: Any = None
+    last_edit: int | None = None  # where the writer last edited (an offset of the newest text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,50 @@ class View:
         return types.WorkspaceEdit(changes={self.uri: text_edits})
 
 
+VIEW_SCHEME = "sourcecheck"
+"""The URI scheme of a document view: ``sourcecheck:/<document path>?<session URI>``."""
+
+
+def view_uri(session_uri: str, path: str) -> str:
+    """The URI under which a document of the session at ``session_uri`` is shown as text."""
+    return f"{VIEW_SCHEME}:/{quote(path, safe='/')}?{quote(session_uri, safe='')}"
+
+
+def parse_view_uri(uri: str) -> tuple[str, str] | None:
+    """The session URI and the document path a view URI names (None: not a view URI)."""
+    if not uri.startswith(VIEW_SCHEME + ":"):
+        return None
+    parts = urlsplit(uri)
+    session = unquote(parts.query)
+    if session.startswith("session="):
+        session = session[len("session=") :]
+    path = unquote(parts.path)[1:] if parts.path.startswith("/") else unquote(parts.path)
+    return (session, path) if session else None
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A document of a session shown as text of its own (the document view): its lines are
+    the lines refs count, and positions in it are positions in that text."""
+
+    uri: str
+    view: View  # the session's
+    document: Document
+    lines: LineTable  # of the document's content
+
+    @property
+    def client(self) -> Client:
+        return self.view.client
+
+    def offset(self, position: types.Position) -> int:
+        """The content offset of a position in the view."""
+        return self.lines.offset(Position(position.line, position.character), self.client.encoding)
+
+    def range(self, start: int, end: int) -> types.Range:
+        """The view's range of the content offsets ``[start, end)``."""
+        return lsp_range(self.lines.span(start, end, self.client.encoding))
+
+
 def text_document_uri(params: Any) -> str | None:
     """The URI of the document a request is about (``params.textDocument.uri``)."""
     document = getattr(params, "text_document", None)
@@ -156,20 +203,23 @@ def text_document_uri(params: Any) -> str | None:
 class Feature(Generic[P, R]):
     """One entry of the feature table.
 
-    ``function(view, params)`` answers a request about one document; the server finds the
-    view (waiting for the analysis of the newest version) and answers ``fallback`` when
+    ``function(view, params)`` answers a request about one session file; the server finds
+    the view (waiting for the analysis of the newest version) and answers ``fallback`` when
     there is none (the file is closed, not a session, too large) or when the function fails.
+    ``shown(shown, params)`` answers the same request about a document view (a URI of
+    :data:`VIEW_SCHEME`), with the view of the session it shows.
     ``needs`` names the setting that turns the feature off (answered with ``fallback``),
     ``when`` the client capability without which the feature is not registered at all.
     """
 
     method: str
-    function: Callable[[View, P], R]
+    function: Callable[[View, P], R] | None
     fallback: R | None = None
     options: Any = None
     uri: Callable[[Any], str | None] = text_document_uri
     needs: Callable[[Settings], bool] | None = None
     when: Callable[[Client], bool] | None = None
+    shown: Callable[[Shown, P], R] | None = None  # the same request about a document view
 
 
 @dataclass(frozen=True)

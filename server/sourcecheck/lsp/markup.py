@@ -50,6 +50,14 @@ class RichText:
         shown = visible(text)
         return _MARKDOWN_SPECIAL.sub(r"\\\1", shown) if self.markdown else shown
 
+    def link(self, text: str, target: str) -> str:
+        """A link we made (to a place in the session file): our words, our URI."""
+        if not self.markdown:
+            return text
+        label = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+        destination = target.replace(">", "%3E").replace(" ", "%20")
+        return "[" + label + "](<" + destination + ">)"
+
     def para(self, *parts: str) -> None:
         self.blocks.append("".join(parts))
 

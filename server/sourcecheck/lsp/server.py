@@ -23,13 +23,28 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..core.analysis import Analysis, Cancelled
+from ..core.positions import LineTable
 from ..core.text import Text
-from .app import Client, Feature, Handler, Refused, View
-from .features import actions, completion, diagnostics, hints, hover, lens, navigation, rename, status, symbols
+from .app import VIEW_SCHEME, Client, Feature, Handler, Refused, Shown, View, parse_view_uri
+from .features import (
+    actions,
+    cite,
+    completion,
+    diagnostics,
+    document_view,
+    hints,
+    hover,
+    lens,
+    navigation,
+    rename,
+    status,
+    symbols,
+)
 from .protocol import SourceCheckProtocol
 from .runtime import COLLECTOR
 from .settings import Settings
 from .sync import DocumentStore, OpenDocument
+from .wire import WrittenDiagnostics
 
 log = logging.getLogger("sourcecheck")
 READY_TIMEOUT = 5.0
@@ -161,6 +176,14 @@ class SourceCheckServer(LanguageServer):
             return None
         return View(uri, document.version, document.analysis, self.client, self.settings, document.memo)
 
+    async def shown(self, uri: str, session_uri: str, path: str) -> Shown | None:
+        """A document of the session at ``session_uri``, as its document view shows it."""
+        view = await self.view(session_uri)
+        document = view.analysis.session.by_path.get(path) if view is not None else None
+        if view is None or document is None:
+            return None
+        return Shown(uri, view, document, LineTable(document.content))
+
     # -- diagnostics, pushed
 
     async def publish(self, document: OpenDocument) -> None:
@@ -185,7 +208,7 @@ class SourceCheckServer(LanguageServer):
             )
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
-            items = diagnostics.diagnostics(view) if view is not None else diagnostics.WrittenDiagnostics()
+            items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
         self.published.add(uri)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
@@ -203,6 +226,8 @@ class SourceCheckServer(LanguageServer):
                 COLLECTOR.collect_if_due()
 
     def report_server_error(self, error: Exception, source: Any) -> None:
+        if isinstance(self.protocol, SourceCheckProtocol) and self.protocol.answer_unreadable(error):
+            return  # a body that is not JSON: answered -32700
         # Errors go to the log, one line each, never to a pop-up in the user's face.
         log.error("%s: %s", getattr(source, "__name__", source), error)
 
@@ -282,7 +307,7 @@ async def pull_diagnostics(
         items = (
             diagnostics.too_large(len(document.source), ls.settings.max_file_size_mb)
             if document.looks_like_session()
-            else []
+            else WrittenDiagnostics()
         )
         return types.RelatedFullDocumentDiagnosticReport(items=items)
     view = await ls.view(uri, wait=True)  # diagnostics are worth waiting for
@@ -292,6 +317,19 @@ async def pull_diagnostics(
 
 
 EMPTY_REPORT = types.RelatedFullDocumentDiagnosticReport(items=[])
+NOT_OPEN = (
+    "This is a document of a SourceCheck session that is not open (or not a session any more): open the session file."
+)
+
+
+def together(*functions: Callable[[View, Any], list[Any]]) -> Callable[[View, Any], list[Any]]:
+    """One feature answering with what several give (quick fixes and cite actions)."""
+
+    def answer(view: View, params: Any) -> list[Any]:
+        return [item for function in functions for item in function(view, params)]
+
+    return answer
+
 
 FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     Handler(types.INITIALIZE, on_initialize),
@@ -305,12 +343,13 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
         when=lambda client: client.pull_diagnostics,
     ),
-    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover),
+    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover),
     Feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        actions.code_actions,
+        together(actions.code_actions, cite.in_session),
         [],
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, cite.KIND]),
+        shown=cite.in_view,
     ),
     Feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -339,6 +378,25 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         needs=lambda settings: settings.inlay_hints,
     ),
     Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
+    Feature(
+        types.WORKSPACE_TEXT_DOCUMENT_CONTENT,
+        None,
+        types.TextDocumentContentResult(text=NOT_OPEN),
+        uri=lambda params: getattr(params, "uri", None),
+        shown=document_view.content,
+    ),
+    Feature(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        None,
+        types.SemanticTokens(data=[]),
+        types.SemanticTokensRegistrationOptions(
+            legend=document_view.LEGEND,
+            full=True,
+            document_selector=[types.TextDocumentFilterScheme(scheme=VIEW_SCHEME)],
+        ),
+        shown=document_view.semantic_tokens,
+    ),
+    Feature(document_view.DOCUMENTS, document_view.documents, [], uri=status.uri_of),
 ]
 
 
@@ -353,8 +411,14 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
                 result = entry.function(ls, params)
                 return await result if inspect.isawaitable(result) else result
             uri = entry.uri(params)
+            shown = parse_view_uri(uri) if uri is not None else None
+            if shown is not None:
+                if entry.shown is None:
+                    return entry.fallback
+                found = await ls.shown(uri or "", *shown)
+                return entry.shown(found, params) if found is not None else entry.fallback
             view = await ls.view(uri) if uri is not None else None
-            if view is None or (entry.needs is not None and not entry.needs(view.settings)):
+            if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
                 return entry.fallback
             return entry.function(view, params)
         except Refused as refusal:

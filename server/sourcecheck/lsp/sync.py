@@ -147,6 +147,7 @@ class OpenDocument:
                 self._analysis = None
                 return
             self._lines = lines.patched(self.source, start, end, change.text)
+            self.memo.last_edit = start + len(change.text)
             # Only one edit can be replayed on an analysis; several in a row start afresh.
             self._pending = (
                 (previous, (start, end, change.text)) if previous is not None and self._pending is None else None

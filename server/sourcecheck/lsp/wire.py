@@ -14,12 +14,14 @@ import inspect
 import json
 import logging
 import uuid
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import attrs
+from cattrs import Converter
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
+from pygls.protocol import default_converter
 
 log = logging.getLogger("sourcecheck")
 
@@ -32,17 +34,42 @@ _PLACEHOLDER = f"sourcecheck-diagnostics-{uuid.uuid4().hex}"
 _QUOTED_PLACEHOLDER = json.dumps(_PLACEHOLDER)
 
 
-class WrittenDiagnostics(list[Wire]):
-    """A document's diagnostics (as JSON values) with the JSON text of the whole list."""
+class WrittenDiagnostics(Sequence[types.Diagnostic]):
+    """A document's diagnostics, kept as JSON values (``wires``) with the JSON text of the
+    whole list (``encoded``). Read as a sequence it gives lsprotocol ``Diagnostic`` objects
+    (structured when asked for), so that anything but the wire sees what LSP says it is."""
 
-    encoded: str = "[]"
+    __slots__ = ("wires", "encoded")
+
+    def __init__(self, wires: Sequence[Wire] = (), encoded: str = "[]") -> None:
+        self.wires = list(wires)
+        self.encoded = encoded
 
     @classmethod
-    def of(cls, pairs: list[tuple[Wire, str]]) -> WrittenDiagnostics:
-        """From each diagnostic and its JSON text."""
-        found = cls(wire for wire, _ in pairs)
-        found.encoded = "[" + ",".join(text for _, text in pairs) + "]"
-        return found
+    def of(cls, pairs: Sequence[tuple[Wire, str]]) -> WrittenDiagnostics:
+        """From each diagnostic and its JSON text, joined as ``json.dumps`` joins a list (so
+        the message is byte for byte what pygls would send)."""
+        return cls([wire for wire, _ in pairs], "[" + ", ".join(text for _, text in pairs) + "]")
+
+    def __len__(self) -> int:
+        return len(self.wires)
+
+    @overload
+    def __getitem__(self, index: int) -> types.Diagnostic: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[types.Diagnostic]: ...
+    def __getitem__(self, index: int | slice) -> types.Diagnostic | list[types.Diagnostic]:
+        if isinstance(index, slice):
+            return [_diagnostic(wire) for wire in self.wires[index]]
+        return _diagnostic(self.wires[index])
+
+
+_CONVERTER: Converter = default_converter()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
+
+
+def _diagnostic(wire: Wire) -> types.Diagnostic:
+    diagnostic: types.Diagnostic = _CONVERTER.structure(wire, types.Diagnostic)
+    return diagnostic
 
 
 def encode_with_written_diagnostics(data: Any, serialize: Callable[[Any], Any]) -> str | None:
@@ -70,8 +97,13 @@ def send(protocol: Any, body: str) -> None:
         log.error("unable to send data: no transport")
         return
     try:
-        header = f"Content-Length: {len(body.encode(protocol.CHARSET))}\r\nContent-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n"
-        result = protocol.writer.write(((header if protocol._include_headers else "") + body).encode(protocol.CHARSET))
+        data = body.encode(protocol.CHARSET)
+        if protocol._include_headers:  # the length in bytes (pygls counts characters: its bodies are ASCII)
+            content_type = f"{protocol.CONTENT_TYPE}; charset={protocol.CHARSET}"
+            data = (
+                f"Content-Length: {len(data)}\r\nContent-Type: {content_type}\r\n\r\n".encode(protocol.CHARSET) + data
+            )
+        result = protocol.writer.write(data)
         if inspect.isawaitable(result):
             asyncio.ensure_future(result)
     except BrokenPipeError:

@@ -1,7 +1,8 @@
 """Moving between claims and evidence.
 
 - Go to definition from any part of a ref: the exact characters it cites, inside the
-  document's ``content`` string in this file (one range over the whole span, escapes and all).
+  document's ``content`` string in this file (one range over the whole span, escapes and all);
+  from a document's ``path``: that document as text, in its document view.
 - Document highlight: the same span, while the cursor is on the ref.
 - Find references: from a character of a document's ``content``, every ref whose span covers
   it; from a document's ``path``, every ref into that document; from a claim, its sources.
@@ -13,7 +14,7 @@ from lsprotocol import types
 
 from ...core.queries import document_path_at
 from ...core.session import Ref
-from ..app import View
+from ..app import View, view_uri
 
 
 def cited_range(view: View, ref: Ref) -> types.Range | None:
@@ -28,7 +29,12 @@ def ref_location(view: View, ref: Ref) -> types.Location | None:
 
 def definition(view: View, params: types.DefinitionParams) -> types.Location | None:
     analysis = view.analysis
-    found = analysis.ref_at(view.offset(params.position))
+    offset = view.offset(params.position)
+    doc_path = document_path_at(analysis, offset)
+    if doc_path is not None:  # a document's own path: its text, in the document view
+        start = types.Position(line=0, character=0)
+        return types.Location(uri=view_uri(view.uri, doc_path), range=types.Range(start=start, end=start))
+    found = analysis.ref_at(offset)
     if found is None:
         return None
     ref = found[0]

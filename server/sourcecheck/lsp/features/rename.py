@@ -29,12 +29,12 @@ def rename(view: View, params: types.RenameParams) -> types.WorkspaceEdit | None
     old = found[0]
     if new_name in analysis.session.by_path:
         raise Refused(f"a document named {new_name!r} already exists; pick another name")
-    node = found[1]
+    under = found[1]
     winner = analysis.session.by_path[old]
-    if analysis.node(winner.json_path + ("path",)) is not node and analysis.ref_at(node.start) is None:
+    if analysis.node(winner.json_path + ("path",)) is not under and analysis.ref_at(under.start) is None:
         # A later document with the same path (a duplicate, which refs never resolve
         # against): renamed alone.
-        return view.workspace_edit([(node.start, node.end, encode_string(new_name))])
+        return view.workspace_edit([(under.start, under.end, encode_string(new_name))])
     targets = [winner.json_path + ("path",)]
     targets += [ref.json_path + ("path",) for ref in analysis.session.refs if ref.doc_path == old]
     literal = encode_string(new_name)

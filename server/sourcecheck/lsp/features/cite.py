@@ -1,0 +1,92 @@
+"""Cite from a selection: select text and get the ref written, never a wrong coordinate.
+
+In a document view, or inside a document's ``content`` string in the session file, a
+selection offers code actions that write into the session file:
+
+- "Cite as the claim of a new annotation": an annotation with this span as its claim and
+  no sources yet (the next selection, in a source document, adds them);
+- "Cite as a source that supports / refutes" the annotation being written: the one the
+  writer last edited in the session file, else the last one without a source that
+  resolves, else the last one. The title names its claim, so the writer sees which. The
+  source gets confidence 0.7 (a reputable secondary source), for the writer to adjust.
+
+The ref has the shortest boundaries unique on their lines (``core/refs.py``); the JSON is
+written with the file's indentation (``core/insert.py``). A selection that cannot be cited
+gets one disabled action whose reason says why, and no edit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from ...core.display import shorten, visible
+from ...core.insert import Insertion, new_annotation, new_source
+from ...core.queries import annotation_being_written, content_selection
+from ...core.refs import Uncitable, cite
+from ...core.session import Document
+from ..app import Shown, View
+
+KIND = types.CodeActionKind.RefactorRewrite
+DEFAULT_CONFIDENCE = 0.7
+TITLE_WIDTH = 40
+
+
+def in_session(view: View, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """Cite actions for a selection inside a ``content`` string of the session file."""
+    if not wanted(params):
+        return []
+    found = content_selection(view.analysis, view.offset(params.range.start), view.offset(params.range.end))
+    return actions(view, *found) if found is not None else []
+
+
+def in_view(shown: Shown, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """Cite actions for a selection in a document view."""
+    if not wanted(params):
+        return []
+    start, end = shown.offset(params.range.start), shown.offset(params.range.end)
+    return actions(shown.view, shown.document, start, end) if end > start else []
+
+
+def wanted(params: types.CodeActionParams) -> bool:
+    only = params.context.only
+    return not only or any(KIND.startswith(kind) or kind.startswith(KIND) for kind in only)
+
+
+def actions(view: View, document: Document, start: int, end: int) -> list[types.CodeAction]:
+    result = cite(document, start, end)
+    if isinstance(result, Uncitable):
+        return [
+            types.CodeAction(
+                title="Cite this selection", kind=KIND, disabled=types.CodeActionDisabled(reason=result.reason)
+            )
+        ]
+    ref = result.as_json()
+    analysis = view.analysis
+    found: list[types.CodeAction] = []
+    quoted = '"' + shorten(visible(document.content[start:end]), TITLE_WIDTH) + '"'
+    insertion = new_annotation(analysis, {"claim": ref, "sources": []})
+    if insertion is not None:
+        found.append(action(view, f"Cite {quoted} as the claim of a new annotation", insertion))
+    index = annotation_being_written(analysis, view.memo.last_edit)
+    annotation = analysis.annotations_by_path.get(("annotations", index)) if index is not None else None
+    claim = annotation.claim if annotation is not None else None
+    if index is not None and (claim is None or claim.doc_path != document.path):
+        about = (
+            '"' + shorten(visible(claim.text), TITLE_WIDTH) + '"'
+            if claim is not None and claim.text
+            else f"annotation {index + 1}"
+        )
+        for polarity in ("supports", "refutes"):
+            source: dict[str, Any] = {**ref, "polarity": polarity, "confidence": DEFAULT_CONFIDENCE}
+            insertion = new_source(analysis, index, source)
+            if insertion is not None:
+                found.append(action(view, f"Cite {quoted} as a source that {polarity} {about}", insertion))
+    return found
+
+
+def action(view: View, title: str, insertion: Insertion) -> types.CodeAction:
+    return types.CodeAction(
+        title=title, kind=KIND, edit=view.workspace_edit([(insertion.start, insertion.end, insertion.text)])
+    )
