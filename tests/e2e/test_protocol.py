@@ -404,3 +404,16 @@ async def test_no_future_is_kept_for_a_handled_notification():
         await asyncio.sleep(0)
         server.documents.stop_all()
         server.executor.shutdown(wait=False)
+
+
+def test_a_refused_rename_is_an_error_answer_not_an_internal_error(raw):
+    raw.initialize()
+    raw.open()
+    line = next(i for i, text in enumerate(TEXT.splitlines()) if '"path": "a"' in text)
+    column = TEXT.splitlines()[line].index('"a"') + 1
+    position = {"textDocument": {"uri": URI}, "position": {"line": line, "character": column}}
+    response = raw.call(types.TEXT_DOCUMENT_RENAME, {**position, "newName": "b"})
+    assert response["error"]["code"] == -32803 and "'b' already exists" in response["error"]["message"]
+    assert_answers_normally(raw)
+    assert raw.finish() == 0
+    assert "internal error" not in raw.stderr.lower() and " ERROR" not in raw.stderr, raw.stderr
