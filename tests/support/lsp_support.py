@@ -33,9 +33,16 @@ def make_client() -> LanguageClient:
 
     features[types.WORKSPACE_INLAY_HINT_REFRESH] = refresh
     features[types.WORKSPACE_CODE_LENS_REFRESH] = refresh
+    features[types.WORKSPACE_SEMANTIC_TOKENS_REFRESH] = refresh
+
+    def refresh_content(client: LanguageClient, params: types.TextDocumentContentRefreshParams) -> None:
+        client.content_refreshes.append(params.uri)  # type: ignore[attr-defined]
+
+    features[types.WORKSPACE_TEXT_DOCUMENT_CONTENT_REFRESH] = refresh_content
     client = LanguageClient(converter_factory=default_converter)
     client.published = []  # type: ignore[attr-defined]
     client.refreshes = 0  # type: ignore[attr-defined]
+    client.content_refreshes = []  # type: ignore[attr-defined]
     register_lsp_features(client, features)
     return client
 

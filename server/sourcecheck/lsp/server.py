@@ -51,6 +51,8 @@ READY_TIMEOUT = 5.0
 """Seconds a request waits for the analysis of a big file before it is answered empty
 (``SOURCECHECK_READY_TIMEOUT`` overrides it, for tests)."""
 IDLE_CHECK_SECONDS = 1.0
+REFRESH_DELAY = 0.3
+"""Seconds without an edit of a session before its open document views are refreshed."""
 
 
 class SourceCheckServer(LanguageServer):
@@ -70,6 +72,7 @@ class SourceCheckServer(LanguageServer):
         # One thread for full analyses: they are called off when outdated, so one suffices.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-analysis")
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
+        self.refreshes: dict[str, asyncio.TimerHandle] = {}  # document views to refresh, by session
         self.ready_timeout = float(os.environ.get("SOURCECHECK_READY_TIMEOUT") or READY_TIMEOUT)  # tests shorten it
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
@@ -89,6 +92,8 @@ class SourceCheckServer(LanguageServer):
     def changed(self, params: types.DidChangeTextDocumentParams) -> None:
         COLLECTOR.touch()
         document = self.documents.change(params, self.client.encoding)
+        if document is not None:
+            self.refresh_shown_soon(document.uri)
         if document is not None and not self.client.pull_diagnostics:
             # Let edits already waiting be read first: work for a superseded version is dropped.
             version = document.version
@@ -96,6 +101,43 @@ class SourceCheckServer(LanguageServer):
                 0.001,
                 lambda: self.spawn(guarded_call("publishing diagnostics", self.publish_if_current(document, version))),
             )
+
+    def refresh_shown_soon(self, session_uri: str) -> None:
+        """After an edit of a session, have the editor fetch its open document views again
+        (their text and marks), once typing pauses."""
+        if not any(
+            shown is not None and shown[0] == session_uri for shown in map(parse_view_uri, self.documents.uris())
+        ):
+            return
+        pending = self.refreshes.pop(session_uri, None)
+        if pending is not None:
+            pending.cancel()
+        loop = asyncio.get_running_loop()
+        self.refreshes[session_uri] = loop.call_later(
+            REFRESH_DELAY,
+            lambda: self.spawn(guarded_call("refreshing document views", self.refresh_shown(session_uri))),
+        )
+
+    async def refresh_shown(self, session_uri: str) -> None:
+        """Ask the editor to fetch the text (LSP 3.18 ``workspace/textDocumentContent/refresh``;
+        sent to any client that opened a view, which it did knowing the scheme) and the
+        marks of the session's open document views again."""
+        self.refreshes.pop(session_uri, None)
+        for uri in self.documents.uris():
+            shown = parse_view_uri(uri)
+            if shown is not None and shown[0] == session_uri:
+                try:
+                    await self.workspace_text_document_content_refresh_async(
+                        types.TextDocumentContentRefreshParams(uri=uri)
+                    )
+                except Exception as error:
+                    log.debug("the client did not refresh %s: %s", uri, error)
+        workspace = self.client_capabilities.workspace
+        if workspace and workspace.semantic_tokens and workspace.semantic_tokens.refresh_support:
+            try:
+                await self.workspace_semantic_tokens_refresh_async(None)
+            except Exception as error:
+                log.debug("the client did not refresh semantic tokens: %s", error)
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri

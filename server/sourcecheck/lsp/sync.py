@@ -194,6 +194,9 @@ class DocumentStore:
     def get(self, uri: str) -> OpenDocument | None:
         return self._documents.get(uri)
 
+    def uris(self) -> list[str]:
+        return list(self._documents)
+
     def stop_all(self) -> None:
         """Call off every analysis in progress (the server is shutting down)."""
         for document in self._documents.values():
