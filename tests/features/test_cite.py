@@ -1,0 +1,143 @@
+"""Citing a selection writes a ref that resolves to exactly the selected text, into JSON that
+stays valid and keeps the file's own formatting; a selection that cannot be cited gets a
+reason and no edit."""
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+
+from sourcecheck.cli.main import main as cli
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.lsp.app import Client, View
+from sourcecheck.lsp.features.cite import actions, in_session
+
+WORDS = ["the", "the", "a", "cat", "中文", "🚀", "é", "aa", "\\", '"', "\t", "x y", "end."]
+line_text = st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join)
+content = st.lists(line_text, min_size=1, max_size=4).map("\n".join).filter(bool)
+
+
+def apply(text: str, edit: types.WorkspaceEdit, view: View) -> str:
+    (edits,) = edit.changes.values()
+    for change in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        start, end = view.offset(change.range.start), view.offset(change.range.end)
+        text = text[:start] + change.new_text + text[end:]
+    return text
+
+
+def formatted(value: object, indent: int | None) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.lists(content, min_size=2, max_size=3), st.integers(0, 2), st.data(), st.sampled_from([None, 2, 4]))
+def test_every_cite_action_writes_a_ref_that_resolves_to_exactly_the_selection(contents, which, data, indent):
+    documents = [{"path": f"doc{i}", "content": text} for i, text in enumerate(contents)]
+    claim = {
+        "path": "doc1",
+        "start": {"line": 1, "str": contents[1][:1] or "x"},
+        "end": {"line": 1, "str": contents[1][:1] or "x"},
+    }
+    session = {
+        "documents": documents,
+        "annotations": data.draw(st.sampled_from([[], [{"claim": claim, "sources": []}]])),
+    }
+    text = formatted(session, indent)
+    view = View.of(text, client=Client(encoding=data.draw(st.sampled_from(list(Client().encoding.__class__)))))
+    document = view.analysis.session.documents[which % len(contents)]
+    start = data.draw(st.integers(0, len(document.content) - 1))
+    end = data.draw(st.integers(start + 1, min(len(document.content), start + 30)))
+    found = actions(view, document, start, end)
+    if len(found) == 1 and found[0].disabled is not None:
+        assert found[0].edit is None and found[0].disabled.reason
+        return
+    assert found, "a citable selection gets at least the new-annotation action"
+    for action in found:
+        new_text = apply(text, action.edit, view)
+        value = json.loads(new_text)  # valid JSON
+        assert new_text == formatted(value, indent)  # written as the file is written
+        analysis = Analysis(new_text)
+        before = {r.json_path for r in view.analysis.session.refs}
+        (added,) = [r for r in analysis.session.refs if r.json_path not in before]
+        assert added.valid and added.doc_path == document.path and added.text == document.content[start:end]
+
+
+def test_a_session_is_written_from_nothing_with_new_and_the_cite_actions_only(tmp_path: Path, capsys, monkeypatch):
+    (tmp_path / "article.md").write_text(
+        "# Orbit\n\nOrbit cuts cold starts by 37%.\nThe scheduler never drops a frame.\n"
+    )
+    (tmp_path / "notes.txt").write_text("cold start p50: 820ms -> 517ms (-37%)\nframes dropped under load: 3/min\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli(["new", "article.md", "notes.txt", "-o", "s.sourcecheck.json"]) == 0
+    text = (tmp_path / "s.sourcecheck.json").read_text()
+    wanted = [
+        ("cuts cold starts by 37%", "(-37%)", "supports"),
+        ("never drops a frame", "frames dropped under load: 3/min", "refutes"),
+    ]
+    for claim_text, source_text, polarity in wanted:
+        view = View.of(text)
+        article, notes = view.analysis.session.documents
+        at = article.content.index(claim_text)
+        (new,) = [a for a in actions(view, article, at, at + len(claim_text)) if "new annotation" in a.title]
+        text = apply(text, new.edit, view)
+        view = View.of(text)
+        at = notes.content.index(source_text)
+        (source,) = [
+            a for a in actions(view, notes, at, at + len(source_text)) if f"a source that {polarity}" in a.title
+        ]
+        text = apply(text, source.edit, view)
+    analysis = Analysis(text)
+    assert analysis.exit_code == 0
+    cited = [(r.text, r.polarity) for r in analysis.session.refs]
+    assert cited == [
+        ("cuts cold starts by 37%", None),
+        ("(-37%)", "supports"),
+        ("never drops a frame", None),
+        ("frames dropped under load: 3/min", "refutes"),
+    ]
+
+
+def test_citing_inside_the_session_files_content_string_maps_escapes_back_to_characters():
+    session = {
+        "documents": [{"path": "a", "content": 'say "hi"\tthere\nnext'}, {"path": "b", "content": "ok"}],
+        "annotations": [],
+    }
+    text = formatted(session, 2)
+    view = View.of(text)
+    start = text.index('\\"hi')  # the escape of the first quote, in the file
+    end = text.index("there") + len("there")
+    params = types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=view.uri),
+        range=types.Range(start=view.position(start), end=view.position(end)),
+        context=types.CodeActionContext(diagnostics=[]),
+    )
+    (new,) = [a for a in in_session(view, params) if "new annotation" in a.title]
+    claim = Analysis(apply(text, new.edit, view)).session.refs[0]
+    assert claim.valid and claim.text == '"hi"\tthere'
+
+
+def test_a_source_is_offered_for_the_annotation_last_edited():
+    session = {
+        "documents": [{"path": "a", "content": "one two three"}, {"path": "b", "content": "four five"}],
+        "annotations": [
+            {
+                "claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "one"}},
+                "sources": [],
+            },
+            {
+                "claim": {"path": "a", "start": {"line": 1, "str": "three"}, "end": {"line": 1, "str": "three"}},
+                "sources": [],
+            },
+        ],
+    }
+    text = formatted(session, 2)
+    view = View.of(text)
+    view.memo.last_edit = text.index('"str": "one"')  # the writer was in the first annotation
+    b = view.analysis.session.by_path["b"]
+    titles = [a.title for a in actions(view, b, 0, 4)]
+    assert 'Cite "four" as a source that supports "one"' in titles
+    view.memo.last_edit = None  # else: the last one without a source
+    titles = [a.title for a in actions(view, b, 0, 4)]
+    assert 'Cite "four" as a source that supports "three"' in titles
