@@ -41,7 +41,10 @@ async def test_a_sessions_documents_are_listed_with_their_view_uris(editor, clie
     uri, _ = open_session(editor)
     documents = await client.protocol.send_request_async("sourcecheck/documents", {"uri": uri})
     assert [(d["path"], d["lines"], d["refs"]) for d in documents] == [
-        ("article", 7, 4), ("release-notes", 5, 3), ("发布说明", 3, 3), ("forum/thread-42", 3, 1),
+        ("article", 7, 4),
+        ("release-notes", 5, 3),
+        ("发布说明", 3, 3),
+        ("forum/thread-42", 3, 1),
     ]
     assert all(parse_view_uri(d["uri"]) == (uri, d["path"]) for d in documents)
 
@@ -55,7 +58,9 @@ async def test_a_document_view_shows_the_text_with_the_lines_refs_count(editor):
 async def marks(editor, client, uri, path):
     """(line, kind, text) of each semantic token of a document's view."""
     view, text = await open_view(editor, uri, path)
-    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=doc_id(view)))
+    tokens = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=doc_id(view))
+    )
     legend = editor.capabilities.semantic_tokens_provider.legend.token_types
     lines = text.split("\n")
     marked, line, start = [], 0, 0
@@ -104,7 +109,11 @@ async def test_selecting_text_in_the_view_writes_a_source_that_cites_exactly_it(
     assert any("as the claim of a new annotation" in title for title in titles)
     editor.apply(uri, supports.edit)
     analysis = Analysis(editor.texts[uri])
-    added = [ref for ref in analysis.session.refs if ref.is_source and ref.doc_path == "forum/thread-42" and ref.text == selected]
+    added = [
+        ref
+        for ref in analysis.session.refs
+        if ref.is_source and ref.doc_path == "forum/thread-42" and ref.text == selected
+    ]
     assert len(added) == 1 and added[0].valid
     assert json.loads(editor.texts[uri])  # still JSON
     errors_before = [f.code for f in Analysis(session).findings if f.severity.value == "error"]

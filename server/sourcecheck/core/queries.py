@@ -131,3 +131,17 @@ def content_selection(analysis: Analysis, start: int, end: int) -> tuple[Documen
     if first is None or last is None or first[0] is not last[0]:
         return None
     return first[0], first[1], last[1] + 1
+
+
+_LINE_WORDS_BEFORE = re.compile(r'"line"\s*:\s*([^\s",:{}\[\]]+)$')
+
+
+def line_words_at(analysis: Analysis, offset: int) -> Typing | None:
+    """Words typed where a ``line`` number goes (``"line": cat``): what line completion
+    replaces with the number of a line whose text they are in. Read from the cursor's line,
+    as :func:`typing_at` reads it."""
+    line = analysis.lines.line_of(offset)
+    match = _LINE_WORDS_BEFORE.search(analysis.source[analysis.lines.starts[line] : offset])
+    if match is None:
+        return None
+    return Typing("line", match.group(1), False, offset - len(match.group(1)), offset)

@@ -397,7 +397,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.TEXT_DOCUMENT_COMPLETION,
         completion.complete,
         completion.NOTHING,
-        types.CompletionOptions(trigger_characters=['"', ":"]),
+        types.CompletionOptions(trigger_characters=['"', ":", "{"]),
     ),
     Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition),
     Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
