@@ -308,7 +308,8 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     assert out.splitlines() == [
         "`report.txt`: its file has changed; `sourcecheck sync` would update its content",
         f's.json:{line}: annotations/0 sources/0 (`report.txt`, line 2): was "outcome of the trial was positive", '
-        'now does not resolve (boundary-not-found: `"ve"` does not occur on line 2 of `report.txt`; check the line '
+        'now does not resolve (boundary-not-found: `"positive"` does not occur on line 2 of `report.txt`; check the '
+        "line "
         "number and the exact text (matching is exact, case and accents included))",
         "s.json: 1 document out of date; 0 refs changed, 1 broke; run `sourcecheck sync s.json` to update it, then "
         "fix those refs",

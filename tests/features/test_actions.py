@@ -63,7 +63,7 @@ def codes(text):
 
 def test_each_fix_applied_to_the_text_removes_its_finding_and_nothing_else_changes():
     actions = all_actions(view_of(CRAFTED))
-    assert len(actions) == 12  # every finding of the crafted session has a fix; the ambiguous one two
+    assert len(actions) == 13  # every finding of the crafted session has a fix; the ambiguous one and empty sources two
     for action in actions:
         (diagnostic,) = action.diagnostics
         expected = codes(CRAFTED)

@@ -123,7 +123,7 @@ class Analysis:
             else:
                 self.value = to_python(self.tree.root)
             self.session, rule_findings, self.memo = check(
-                self.value, previous.memo if previous is not None else None, stop
+                self.value, previous.memo if previous is not None else None, stop, line_of=self._line_of
             )
         findings = [
             Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end))
@@ -143,6 +143,11 @@ class Analysis:
         placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
+
+    def _line_of(self, path: Path) -> int | None:
+        """The 1-based line of the value at ``path`` (for a message naming another value)."""
+        extent = self.tree.locate(path)
+        return self.lines.line_of(extent[0]) + 1 if extent is not None else None
 
     @property
     def text(self) -> str:

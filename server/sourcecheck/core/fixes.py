@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from .rules import occurrences
 from .session import Boundary, Ref
 
-WORD_SLACK = 4
-"""How many characters longer than the shortest unique string a word-boundary stop may be."""
+WORD_SLACK = 12
+"""How many characters longer than the shortest unique string a word-boundary stop may be:
+a boundary that stops inside a word ("with s", "the e") reads as noise, so the current word
+is finished when it ends within this many characters; a longer word keeps the shortest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,8 @@ def _unique(line: str, text: str) -> bool:
 def extend_right(line: str, column: int, length: int) -> str | None:
     """The shortest string starting at ``column``, at least ``length`` long, unique on ``line``.
 
-    A stop at the end of a word is preferred when it costs at most WORD_SLACK characters more.
+    The current word is finished (a stop at its end) when that costs at most WORD_SLACK
+    characters more.
     """
     for end in range(column + length, len(line) + 1):
         if _unique(line, line[column:end]):
@@ -61,7 +64,8 @@ def extend_right(line: str, column: int, length: int) -> str | None:
 
 
 def extend_left(line: str, end: int, length: int) -> str | None:
-    """The shortest string ending at ``end`` (exclusive), at least ``length`` long, unique on ``line``."""
+    """The shortest string ending at ``end`` (exclusive), at least ``length`` long, unique on
+    ``line``; it starts at the start of its word when that costs at most WORD_SLACK more."""
     for start in range(end - length, -1, -1):
         if _unique(line, line[start:end]):
             for nicer in range(start, max(start - WORD_SLACK, 0) - 1, -1):

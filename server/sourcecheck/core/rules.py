@@ -7,19 +7,39 @@ path of the value it is about. Positions are someone else's business.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import operator
 import re
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from typing import Any
 
 from .display import visible
 from .incremental import AnnotationCheck, CheckMemo
-from .session import Annotation, Boundary, Document, Finding, Path, Ref, Session, Severity, pointer
-from .syntax import Cancelled, Stop, escape_lone_surrogates
+from .session import (
+    Annotation,
+    Boundary,
+    Document,
+    Finding,
+    Mention,
+    Path,
+    Ref,
+    Session,
+    Severity,
+    with_lines,
+)
+from .syntax import (
+    Cancelled,
+    Stop,
+    absent_by_syntax,
+    escape_lone_surrogates,
+    schema_fields,
+    unreadable_items,
+    unreadable_key,
+)
 
 SCHEMA_CODES = (
     "invalid-json",
@@ -74,6 +94,22 @@ _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
         ("documents", "annotations"),
     )
 }
+
+
+_FIELDS_BY_SET = {
+    frozenset(keys): keys for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS)
+}
+
+
+def fields_of(path: Path, shape: str = "spec") -> tuple[str, ...] | None:
+    """The keys the checker allows in the object at ``path`` of a session of this shape
+    ("spec" or "cli"), in the order its messages list them; None where it allows any."""
+    if not path:
+        return ("session", "annotations") if shape == "cli" else ("documents", "annotations")
+    if path == ("session",):
+        return ("documents",)
+    fields = schema_fields(path)
+    return _FIELDS_BY_SET.get(fields) if fields is not None else None
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
@@ -131,6 +167,121 @@ def occurrences(line: str, needle: str) -> tuple[list[int], int]:
     return found, len(re.findall("(?=" + re.escape(needle) + ")", line))
 
 
+def misspellings(value: dict[str, Any], known: tuple[str, ...]) -> dict[str, str]:
+    """{a key of ``known`` that ``value`` lacks: the unknown key of ``value`` that looks like a
+    misspelling of it} (``polarty`` for ``polarity``, ``Confidence`` for ``confidence``)."""
+    unknown = [key for key in value if key not in known]
+    if not unknown:
+        return {}
+    missing = [key for key in known if key not in value and not absent_by_syntax(value, key)]
+    found: dict[str, str] = {}
+    for key in unknown:
+        close = [k for k in missing if k == key.strip().lower()] or difflib.get_close_matches(
+            key, missing, n=1, cutoff=0.6
+        )
+        if close and close[0] not in found:
+            found[close[0]] = key
+    return found
+
+
+def _misspelled_as(value: dict[str, Any], key: str, known: tuple[str, ...]) -> str:
+    """`` (`polarty` looks like a misspelling of it)`` when a key of ``value`` looks like ``key``."""
+    typo = misspellings(value, known).get(key)
+    return f" (`{visible(typo)}` looks like a misspelling of it; rename that key)" if typo is not None else ""
+
+
+QUOTES = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u2039": "'", "\u203a": "'"}
+QUOTES.update({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"'})
+SPACES = dict.fromkeys(
+    "\t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "
+)
+DASHES = dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-")
+_LOOSE = str.maketrans({**QUOTES, **SPACES, **DASHES})
+_CHAR_NAMES = {
+    " ": "a space",
+    "\t": "a tab",
+    "\u00a0": "a non-breaking space (U+00A0)",
+    "\u202f": "a narrow non-breaking space (U+202F)",
+    "-": "a hyphen (-)",
+    "\u2013": "an en dash (–)",
+    "\u2014": "an em dash (—)",
+    "\u2212": "a minus sign (−)",
+}
+
+
+def _loose(text: str, fold_case: bool) -> str:
+    """``text`` with typographic quotes, spaces and dashes made plain (and lower case): as
+    long as ``text``, character for character, so that a match maps back to it."""
+    plain = text.translate(_LOOSE)
+    if fold_case:
+        plain = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in plain)
+    return plain
+
+
+_UNUSUAL_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def show_exact(text: str) -> str:
+    """:func:`show`, with every space but the plain one written as an escape: a
+    non-breaking space must not look like the space it is not."""
+    return _UNUSUAL_SPACE.sub(lambda m: f"\\u{ord(m.group()):04x}", show(text))
+
+
+def _char_name(ch: str) -> str:
+    return _CHAR_NAMES.get(ch) or f"U+{ord(ch):04X}"
+
+
+def _differences(written: str, actual: str) -> str:
+    """How the text of a line (``actual``) differs from a boundary written almost like it."""
+    pairs = [(w, a) for w, a in zip(written, actual, strict=True) if w != a]
+    said: list[str] = []
+    quotes = [(w, a) for w, a in pairs if w in QUOTES or a in QUOTES]
+    if quotes:
+        line_quotes = " ".join(dict.fromkeys(a for _, a in quotes))
+        typed = " ".join(dict.fromkeys(w for w, _ in quotes))
+        if all(a in QUOTES for _, a in quotes):
+            said.append(f"typographic quotes ({line_quotes}) where `str` has typed ones ({typed})")
+        else:
+            said.append(f"quotes ({line_quotes}) where `str` has {typed}")
+    others = [(w, a) for w, a in pairs if w in SPACES or a in SPACES or w in DASHES or a in DASHES]
+    for w, a in dict.fromkeys(others):
+        said.append(f"{_char_name(a)} where `str` has {_char_name(w)}")
+    if any(w.lower() == a.lower() for w, a in pairs):
+        said.append("letters in another case")
+    return ", ".join(said[:3])
+
+
+def near_miss(line: str, needle: str) -> tuple[str, str] | None:
+    """The text of ``line`` that ``needle`` was meant to be, when they differ only in
+    typographic quotes, kinds of space, dashes or case, and what differs; None otherwise."""
+    if not needle:
+        return None
+    for fold_case in (False, True):
+        loose_line, loose_needle = _loose(line, fold_case), _loose(needle, fold_case)
+        found, count = occurrences(loose_line, loose_needle)
+        if count == 1:
+            actual = line[found[0] : found[0] + len(needle)]
+            if actual != needle:
+                return actual, _differences(needle, actual)
+    return None
+
+
+def nearby_lines(lines: Any, line: int, needle: str, distance: int = 3) -> list[int]:
+    """The lines within ``distance`` of ``line`` (1-based) on which ``needle`` occurs exactly
+    once, nearest first."""
+    around = sorted(range(line - distance, line + distance + 1), key=lambda n: (abs(n - line), n))
+    return [n for n in around if n != line and 1 <= n <= len(lines) and occurrences(lines[n - 1], needle)[1] == 1]
+
+
+def _number(path: Path) -> int:
+    """The 1-based number of the array item at ``path``, for a message."""
+    return path[-1] + 1 if isinstance(path[-1], int) else 1
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class _Checker:
     def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
         self.stop = stop
@@ -140,15 +291,24 @@ class _Checker:
         self.memo = CheckMemo()
         self._documents_unchanged: bool | None = None
 
-    def report(self, code: str, message: str, path: Path, ref: Ref | None = None) -> None:
-        self.findings.append(Finding(code, SEVERITY[code], message, path, ref))
+    def report(
+        self, code: str, message: str, path: Path, ref: Ref | None = None, mentions: tuple[Mention, ...] = ()
+    ) -> None:
+        self.findings.append(Finding(code, SEVERITY[code], message, path, ref, None, mentions))
 
     def unknown_keys(self, value: dict[str, Any], known: tuple[str, ...], path: Path, what: str) -> None:
         if value.keys() <= _KNOWN_SETS[known]:
             return  # the common case, checked in C
+        meant = {typo: key for key, typo in misspellings(value, known).items()}
+        allowed = ", ".join(f"`{k}`" for k in known)
         for key in value:
-            if key not in known:
-                allowed = ", ".join(f"`{k}`" for k in known)
+            if key in meant:
+                self.report(
+                    "unknown-field",
+                    f"{show(key)} is not a field of {what}: did you mean `{meant[key]}`? (The fields are {allowed}.)",
+                    path + (key,),
+                )
+            elif key not in known:
                 self.report(
                     "unknown-field",
                     f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it",
@@ -165,37 +325,50 @@ class _Checker:
                 (),
             )
             return
-        if "session" in root:
+        if "session" in root or unreadable_key(root, "session"):
             self.session.shape = "cli"
             self.unknown_keys(
                 root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})"
             )
-            inner = root["session"]
-            if not isinstance(inner, dict):
+            inner = root.get("session")
+            if "session" not in root:
+                pass  # written, but its value could not be read: the syntax issue says so
+            elif not isinstance(inner, dict):
                 self.report(
                     "invalid-field", f"`session` must be an object with `documents`, not {kind_of(inner)}", ("session",)
                 )
             elif "documents" not in inner:
-                self.report(
-                    "invalid-field",
-                    '`session` has no `documents`; add `"documents": []` with the documents the refs point into',
-                    ("session",),
-                )
+                if not absent_by_syntax(inner, "documents"):
+                    self.report(
+                        "invalid-field",
+                        '`session` has no `documents`; add `"documents": []` with the documents the refs point into'
+                        + _misspelled_as(inner, "documents", ("documents",)),
+                        ("session",),
+                    )
             else:
                 self.unknown_keys(inner, ("documents",), ("session",), "`session`")
                 self.documents(inner["documents"], ("session", "documents"))
         else:
             self.unknown_keys(root, ("documents", "annotations"), (), "a session")
             if "documents" not in root:
-                self.report(
-                    "invalid-field",
-                    'the session has no `documents`; add `"documents": [...]` with the documents the refs point into',
-                    (),
-                )
+                if not absent_by_syntax(root, "documents"):
+                    self.report(
+                        "invalid-field",
+                        'the session has no `documents`; add `"documents": [...]` with the documents the refs point '
+                        "into" + _misspelled_as(root, "documents", ("documents", "annotations")),
+                        (),
+                    )
             else:
                 self.documents(root["documents"], ("documents",))
         if "annotations" not in root:
-            self.report("invalid-field", 'the session has no `annotations`; add `"annotations": []`', ())
+            if not absent_by_syntax(root, "annotations"):
+                known = ("session", "annotations") if self.session.shape == "cli" else ("documents", "annotations")
+                self.report(
+                    "invalid-field",
+                    'the session has no `annotations`; add `"annotations": []`'
+                    + _misspelled_as(root, "annotations", known),
+                    (),
+                )
         else:
             self.annotations(root["annotations"], ("annotations",))
 
@@ -223,7 +396,13 @@ class _Checker:
         usable = True
         for key, got in (("path", doc_path), ("content", content)):
             if key not in value:
-                self.report("invalid-field", f"this document has no `{key}`; add a string `{key}`", path)
+                if not absent_by_syntax(value, key):
+                    self.report(
+                        "invalid-field",
+                        f"this document has no `{key}`; add a string `{key}`"
+                        + _misspelled_as(value, key, DOCUMENT_KEYS),
+                        path,
+                    )
                 usable = False
             elif not isinstance(got, str):
                 self.report(
@@ -245,11 +424,13 @@ class _Checker:
             )
         if doc_path in self.session.by_path:
             first = self.session.by_path[doc_path]
+            where = f"document {_number(first.json_path)} of the session"
             self.report(
                 "duplicate-path",
-                f"a document with path {name(doc_path)} already exists (at {_pointer(first.json_path)}); refs "
-                "resolve against that first one. Rename or remove this one",
+                f"a document with path {name(doc_path)} already exists (the first one is {where}); refs resolve "
+                "against that first one. Rename or remove this one",
                 path + ("path",),
+                mentions=(Mention(f"is {where}", first.json_path, "is on line {line}"),),
             )
             return
         document = self.previous.documents.get((doc_path, id(content)))
@@ -434,17 +615,28 @@ class _Checker:
         annotation = Annotation(path)
         self.session.annotations.append(annotation)
         self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
-        if "claim" not in value:
-            self.report("invalid-field", "this annotation has no `claim`; add the ref of the text it annotates", path)
+        if "claim" not in value and not absent_by_syntax(value, "claim"):
+            self.report(
+                "invalid-field",
+                "this annotation has no `claim`; add the ref of the text it annotates"
+                + _misspelled_as(value, "claim", ANNOTATION_KEYS),
+                path,
+            )
         if "sources" not in value:
-            self.report("invalid-field", "this annotation has no `sources`; add at least one source ref", path)
+            if not absent_by_syntax(value, "sources"):
+                self.report(
+                    "invalid-field",
+                    "this annotation has no `sources`; add at least one source ref"
+                    + _misspelled_as(value, "sources", ANNOTATION_KEYS),
+                    path,
+                )
         elif not isinstance(value["sources"], list):
             self.report(
                 "invalid-field",
                 f"`sources` must be an array of source refs, not {kind_of(value['sources'])}",
                 path + ("sources",),
             )
-        elif not value["sources"]:
+        elif not value["sources"] and not unreadable_items(value["sources"]):
             self.report(
                 "empty-sources",
                 "`sources` is empty; an annotation needs at least one source. Add one, or remove the annotation: "
@@ -480,7 +672,8 @@ class _Checker:
             ref = old.relinked(annotation)
             self.session.refs.append(ref)
             self.findings.extend(
-                Finding(f.code, f.severity, f.message, f.path, ref, f.extent) if f.ref is old else f for f in findings
+                Finding(f.code, f.severity, f.message, f.path, ref, f.extent, f.mentions) if f.ref is old else f
+                for f in findings
             )
         else:
             ref = self.ref(value, path, annotation, source=source)
@@ -503,10 +696,13 @@ class _Checker:
                 assert source.start is not None and source.end is not None
                 key = (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
                 if key in seen:
+                    first = seen[key].json_path
+                    where = f"source {_number(first)} of this annotation"
                     self.report(
                         "duplicate-source",
-                        f"this source repeats the coordinates of {_pointer(seen[key].json_path)}; remove one of them",
+                        f"this source repeats the coordinates of {where}; remove one of them",
                         source.json_path,
+                        mentions=(Mention(where, first, "the source on line {line}"),),
                     )
                 else:
                     seen[key] = source
@@ -601,9 +797,14 @@ class _Checker:
         well_formed = True
         doc_path = value.get("path")
         if "path" not in value:
-            self.report(
-                "invalid-field", f"{what} has no `path`; add the path of the document it points into", path, ref
-            )
+            if not absent_by_syntax(value, "path"):
+                self.report(
+                    "invalid-field",
+                    f"{what} has no `path`; add the path of the document it points into"
+                    + _misspelled_as(value, "path", SOURCE_KEYS if source else REF_KEYS),
+                    path,
+                    ref,
+                )
             well_formed = False
         elif not isinstance(doc_path, str):
             self.report(
@@ -632,9 +833,15 @@ class _Checker:
         if type(value) is dict and len(value) == 2 and type(value.get("line")) is int and type(value.get("str")) is str:
             return Boundary(value["line"], value["str"], path)
         if side not in ref_value:
-            self.report(
-                "invalid-field", f'this ref has no `{side}`; add `"{side}": {{"line": N, "str": "..."}}`', ref_path, ref
-            )
+            if not absent_by_syntax(ref_value, side):
+                known = SOURCE_KEYS if ref.is_source else REF_KEYS
+                self.report(
+                    "invalid-field",
+                    f'this ref has no `{side}`; add `"{side}": {{"line": N, "str": "..."}}`'
+                    + _misspelled_as(ref_value, side, known),
+                    ref_path,
+                    ref,
+                )
             return None
         value = ref_value[side]
         if not isinstance(value, dict):
@@ -645,7 +852,14 @@ class _Checker:
         self.unknown_keys(value, BOUNDARY_KEYS, path, f"`{side}`")
         line, text, ok = value.get("line"), value.get("str"), True
         if "line" not in value:
-            self.report("invalid-field", f"`{side}` has no `line`; add the 1-based line number", path, ref)
+            if not absent_by_syntax(value, "line"):
+                self.report(
+                    "invalid-field",
+                    f"`{side}` has no `line`; add the 1-based line number"
+                    + _misspelled_as(value, "line", BOUNDARY_KEYS),
+                    path,
+                    ref,
+                )
             ok = False
         elif not isinstance(line, int) or isinstance(line, bool):
             hint = f"; write {int(line)}" if isinstance(line, float) and line.is_integer() else ""
@@ -657,7 +871,13 @@ class _Checker:
             )
             ok = False
         if "str" not in value:
-            self.report("invalid-field", f"`{side}` has no `str`; add the boundary string", path, ref)
+            if not absent_by_syntax(value, "str"):
+                self.report(
+                    "invalid-field",
+                    f"`{side}` has no `str`; add the boundary string" + _misspelled_as(value, "str", BOUNDARY_KEYS),
+                    path,
+                    ref,
+                )
             ok = False
         elif not isinstance(text, str):
             self.report(
@@ -699,9 +919,9 @@ class _Checker:
         if ref.start.line == ref.end.line and start_col >= end_col:
             self.report(
                 "boundary-order",
-                f"start {show(ref.start.str)} (column {start_col + 1}) comes after the end of end "
-                f"{show(ref.end.str)} on line {ref.start.line} of {name(document.path)}; the span would be empty. "
-                "Swap or change the boundaries",
+                f"`start.str` {show(ref.start.str)} (column {start_col + 1}) begins after `end.str` "
+                f"{show(ref.end.str)} ends (column {end_col}) on line {ref.start.line} of {name(document.path)}: "
+                "the span would run backwards. Swap the boundaries or fix them",
                 ref.start.json_path + ("str",),
                 ref,
             )
@@ -743,8 +963,7 @@ class _Checker:
         if boundary.occurrence_count == 0:
             self.report(
                 "boundary-not-found",
-                f"{show(boundary.str)} does not occur on line {boundary.line} of {name(document.path)}; check the "
-                "line number and the exact text (matching is exact, case and accents included)",
+                self.not_found(boundary, document, line),
                 boundary.json_path + ("str",),
                 ref,
             )
@@ -760,12 +979,43 @@ class _Checker:
             return False
         return True
 
+    def not_found(self, boundary: Boundary, document: Document, line: str) -> str:
+        """What to say of a boundary string that is not on its line: what it was meant to be
+        (the line's text with its typographic quotes or other spaces), or where it is."""
+        where = f"on line {boundary.line} of {name(document.path)}"
+        near = near_miss(line, boundary.str)
+        if near is not None:
+            actual, differences = near
+            return (
+                f"{show_exact(boundary.str)} does not occur {where}, but {show_exact(actual)} does: the line has "
+                f"{differences}. "
+                "Matching is exact: write the line's text"
+            )
+        nearby = nearby_lines(document.lines, boundary.line, boundary.str)
+        if nearby:
+            lines = _and([str(n) for n in sorted(nearby)])
+            return (
+                f"{show(boundary.str)} does not occur {where}; it occurs once on line{'s' if len(nearby) > 1 else ''} "
+                f"{lines}: check the line number"
+            )
+        return (
+            f"{show(boundary.str)} does not occur {where}; check the line number and the exact text (matching is "
+            "exact, case and accents included)"
+        )
+
     def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
         path = ref.json_path
         if "polarity" not in value:
-            self.report(
-                "bad-polarity", 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`', path, ref
-            )
+            if not absent_by_syntax(value, "polarity"):
+                typo = _misspelled_as(value, "polarity", SOURCE_KEYS)
+                self.report(
+                    "bad-polarity",
+                    f"this source has no `polarity`{typo}"
+                    if typo
+                    else 'this source has no `polarity`; add `"polarity": "supports"` or `"refutes"`',
+                    path,
+                    ref,
+                )
         else:
             polarity = ref.polarity = value["polarity"]
             if polarity not in POLARITIES or not isinstance(polarity, str):
@@ -776,12 +1026,16 @@ class _Checker:
                     ref,
                 )
         if "confidence" not in value:
-            self.report(
-                "bad-confidence",
-                "this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)",
-                path,
-                ref,
-            )
+            if not absent_by_syntax(value, "confidence"):
+                typo = _misspelled_as(value, "confidence", SOURCE_KEYS)
+                self.report(
+                    "bad-confidence",
+                    f"this source has no `confidence`{typo}"
+                    if typo
+                    else "this source has no `confidence`; add a number from 0 to 1 (0.9 for a primary source)",
+                    path,
+                    ref,
+                )
             return
         confidence = ref.confidence = value["confidence"]
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
@@ -799,7 +1053,8 @@ class _Checker:
                 ref,
             )
         elif not 0 <= confidence <= 1:
-            hint = f"; for a percentage write {confidence / 100:g}" if 1 < confidence <= 100 else ""
+            # Only a value that reads as a percentage (95) gets the hint; 1.5 is no percentage.
+            hint = f"; if it is a percentage, write {confidence / 100:g}" if 2 <= confidence <= 100 else ""
             self.report(
                 "bad-confidence",
                 f"`confidence` {show(confidence)} is outside [0, 1]{hint}",
@@ -816,19 +1071,23 @@ class _Checker:
             )
 
 
-def _pointer(path: Path) -> str:
-    return "`" + (pointer(path) or "/") + "`"
-
-
 def check(
-    root: Any, memo: CheckMemo | None = None, stop: Stop | None = None
+    root: Any,
+    memo: CheckMemo | None = None,
+    stop: Stop | None = None,
+    line_of: Callable[[Path], int | None] | None = None,
 ) -> tuple[Session, list[Finding], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
     With the memo of a previous check, annotations whose values are the same objects and
     whose documents did not change are not checked again. With ``stop``, raises
-    :class:`Cancelled` soon after it is set.
+    :class:`Cancelled` soon after it is set. With ``line_of`` (the 1-based line in the file
+    of the value at a path), messages that name another value name its line (see
+    :func:`~.session.with_lines`); the memo keeps them unnamed, as lines move with edits.
     """
     checker = _Checker(memo, stop)
     checker.check(root)
-    return checker.session, checker.findings, checker.memo
+    findings = checker.findings
+    if line_of is not None:
+        findings = [with_lines(f, line_of) if f.mentions else f for f in findings]
+    return checker.session, findings, checker.memo

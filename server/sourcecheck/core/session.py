@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, overload
 
@@ -30,6 +30,18 @@ class Severity(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Mention:
+    """Another value a finding's message names (the first of two duplicates): as
+    ``placeholder`` (a part of the message that needs no position, "source 1 of this
+    annotation") until whoever knows the file's lines writes ``template`` instead, with the
+    line of the value at ``path`` ("the source on line {line}")."""
+
+    placeholder: str
+    path: Path
+    template: str
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One broken rule, on the JSON value at ``path``."""
 
@@ -39,10 +51,22 @@ class Finding:
     path: Path
     ref: Ref | None = None  # the ref it is about, for boundary findings
     extent: tuple[int, int] | None = None  # set for findings that are not on a value
+    mentions: tuple[Mention, ...] = ()  # other values the message names, by line once known
 
     @property
     def pointer(self) -> str:
         return pointer(self.path)
+
+
+def with_lines(finding: Finding, line_of: Callable[[Path], int | None]) -> Finding:
+    """The finding with each value its message mentions named by its line in the file
+    (``line_of`` gives the 1-based line of the value at a path, None if it is nowhere)."""
+    message = finding.message
+    for mention in finding.mentions:
+        line = line_of(mention.path)
+        if line is not None:
+            message = message.replace(mention.placeholder, mention.template.format(line=line), 1)
+    return finding if message == finding.message else replace(finding, message=message)
 
 
 class Lines(Sequence[str]):

@@ -4,6 +4,13 @@ The parser is strict about what JSON is (RFC 8259: no comments, no trailing comm
 ``NaN``) but never gives up: an editor sends half-typed text on most keystrokes, so every
 break is recorded as a :class:`SyntaxIssue` and parsing goes on, keeping every value it can.
 
+Recovery is quiet: one issue per mistake, said as the writer would fix it, and never two
+on one range. A bad token is skipped whole (``1.0e-``); what follows an unusable token is
+not reported again; a string pasted with its line breaks, or holding a `"` meant as text,
+is read as the one string it was meant to be; a boundary missing its `}` before a key of
+the ref around it is closed there. A key whose value could not be read stays known as
+written (:class:`PartialObject`), so that the checker does not report it missing too.
+
 Big sessions are mostly document text and thousands of small annotations. The items of
 the ``documents`` and ``annotations`` arrays are decoded by the C ``json`` decoder when
 they are valid (a :class:`JLazy` node: value and extent only); their inner nodes are
@@ -22,6 +29,7 @@ from itertools import accumulate, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
+from .display import visible
 from .text import Text
 
 Path = tuple[str | int, ...]
@@ -107,10 +115,11 @@ class Member:
 
 
 class JObject(Node):
-    __slots__ = ("members",)
+    __slots__ = ("members", "truncated")
 
-    def __init__(self, start: int, end: int, members: list[Member]) -> None:
+    def __init__(self, start: int, end: int, members: list[Member], truncated: bool = False) -> None:
         self.start, self.end, self.members = start, end, members
+        self.truncated = truncated  # the file ends inside it: the keys it lacks may be on their way
 
     def member(self, key: str) -> Member | None:
         """The member that wins for ``key``: the last one, as in every JSON reader."""
@@ -121,10 +130,11 @@ class JObject(Node):
 
 
 class JArray(Node):
-    __slots__ = ("items",)
+    __slots__ = ("items", "dropped")
 
-    def __init__(self, start: int, end: int, items: list[Node]) -> None:
+    def __init__(self, start: int, end: int, items: list[Node], dropped: int = 0) -> None:
         self.start, self.end, self.items = start, end, items
+        self.dropped = dropped  # items that were there but could not be read (reported as issues)
 
 
 class JLazy(Node):
@@ -201,7 +211,7 @@ class Tree:
             return node
         if node.expanded is None:
             text, at = self.item_text(node)
-            parser = _Parser(text, ())
+            parser = _Parser(text, (), infer_braces=False)  # the item is valid JSON
             expanded, _ = parser.value(at, node.path, len(node.path))
             move(expanded, node.start - at)
             node.expanded = expanded or JLiteral(node.start, node.end, None)
@@ -263,14 +273,63 @@ class Tree:
         return parent.member(path[-1]) if isinstance(parent, JObject) else None
 
 
+class PartialObject(dict[str, Any]):
+    """The plain value of an object some of whose keys have a value that could not be read
+    (``"confidence": NaN``, ``"line": }``): those keys are left out of the dict and listed in
+    ``unreadable``, so that a checker knows the key was written (its syntax issue says what
+    is wrong) rather than report it missing. ``truncated``: the file ends inside the object,
+    so any key it lacks may be one that was not typed yet."""
+
+    __slots__ = ("unreadable", "truncated")
+
+    def __init__(self, items: dict[str, Any], unreadable: frozenset[str], truncated: bool = False) -> None:
+        super().__init__(items)
+        self.unreadable = unreadable
+        self.truncated = truncated
+
+
+class PartialList(list[Any]):
+    """The plain value of an array some of whose items could not be read: ``unreadable`` of them."""
+
+    __slots__ = ("unreadable",)
+
+    def __init__(self, items: list[Any], unreadable: int) -> None:
+        super().__init__(items)
+        self.unreadable = unreadable
+
+
+def unreadable_key(value: Any, key: str) -> bool:
+    """Whether ``key`` was written in the object ``value`` with a value that could not be read."""
+    return isinstance(value, PartialObject) and key in value.unreadable
+
+
+def absent_by_syntax(value: Any, key: str) -> bool:
+    """Whether ``key`` is not in the object ``value`` because of a break the parser reported:
+    written with a value it could not read, or in an object the file ends inside (not typed
+    yet). A checker does not report such a key missing: that would say the same thing twice."""
+    return isinstance(value, PartialObject) and (value.truncated or key in value.unreadable)
+
+
+def unreadable_items(value: Any) -> int:
+    """How many items of the array ``value`` were written but could not be read."""
+    return value.unreadable if isinstance(value, PartialList) else 0
+
+
 def to_python(node: Node | None) -> Any:
-    """The plain value of a node; untyped members and items are left out."""
+    """The plain value of a node; untyped members and items are left out (a
+    :class:`PartialObject` or :class:`PartialList` says they were there)."""
     if isinstance(node, JLazy):
         return node.value
     if isinstance(node, JObject):
-        return {m.key.value: to_python(m.value) for m in node.members if m.value is not None}
+        value = {m.key.value: to_python(m.value) for m in node.members if m.value is not None}
+        if len(value) < len(node.members) or node.truncated:
+            unreadable = frozenset(m.key.value for m in node.members if m.value is None) - value.keys()
+            if unreadable or node.truncated:
+                return PartialObject(value, unreadable, node.truncated)
+        return value
     if isinstance(node, JArray):  # most items of a big array are decoded already
-        return [item.value if type(item) is JLazy else to_python(item) for item in node.items]
+        items = [item.value if type(item) is JLazy else to_python(item) for item in node.items]
+        return PartialList(items, node.dropped) if node.dropped else items
     if isinstance(node, (JString, JNumber, JLiteral)):
         return node.value
     return None
@@ -290,7 +349,7 @@ class StringMap:
 
     def __init__(self, text: str | Text, node: JString) -> None:
         self.body_start = start = node.start + 1
-        body_end = node.end - 1 if node.end - node.start >= 2 and text[node.end - 1] == '"' else node.end
+        body_end = _body_end(text, node.start, node.end)
         # Without a Python-level loop: a content string holds tens of thousands of escapes.
         escapes = list(_ESCAPE.finditer(text[start:body_end]))
         at = list(map(re.Match.start, escapes))
@@ -404,8 +463,100 @@ def describe_char(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
+# What may follow the closing quote of a string. Anything else (`"say "hi" now"`) suggests
+# that the quote was meant as part of the text.
+_AFTER_STRING = frozenset(' \t\r\n,:]}"/')
+_STRUCTURAL = frozenset(",:]}\r\n")
+_JUNK = re.compile(r"""[^ \t\n\r,:\[\]{}"']+""")
+_NUMBER_TOKEN = re.compile(r"[-+]*[.\w]*(?:(?<=[eE])[-+]+[.\w]*)*")
+_CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
+_QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
+_KEY_AHEAD = re.compile(r'[ \t\n\r]*,?[ \t\n\r]*"(?:[^"\\\n\r]|\\.)*"[ \t]*:')
+_ONE_LINE_STRING = re.compile(r'"(?:[^"\\\n\r]++|\\.)*+"')
+
+_DOCUMENT_FIELDS = frozenset({"path", "content"})
+_ANNOTATION_FIELDS = frozenset({"claim", "sources"})
+_REF_FIELDS = frozenset({"path", "start", "end"})
+_SOURCE_FIELDS = _REF_FIELDS | {"polarity", "confidence"}
+_BOUNDARY_FIELDS = frozenset({"line", "str"})
+
+
+def schema_fields(path: Path) -> frozenset[str] | None:
+    """The keys the format defines for the object at ``path``; None where it defines none."""
+    if not path:
+        return frozenset({"documents", "annotations", "session"})
+    if path == ("session",):
+        return frozenset({"documents"})
+    if len(path) == 2 and path[0] == "documents" or len(path) == 3 and path[:2] == ("session", "documents"):
+        return _DOCUMENT_FIELDS if isinstance(path[-1], int) else None
+    if path[0] != "annotations" or len(path) < 2 or not isinstance(path[1], int):
+        return None
+    rest = path[2:]
+    if not rest:
+        return _ANNOTATION_FIELDS
+    if rest == ("claim",):
+        return _REF_FIELDS
+    if len(rest) == 2 and rest[0] == "sources" and isinstance(rest[1], int):
+        return _SOURCE_FIELDS
+    if rest[-1] in ("start", "end") and (
+        len(rest) == 2 and rest[0] == "claim" or len(rest) == 3 and rest[0] == "sources"
+    ):
+        return _BOUNDARY_FIELDS
+    return None
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd number of backslashes."""
+    count = 0
+    while at - count - 1 >= 0 and text[at - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _bad_number(token: str) -> str:
+    """What is wrong with a token that starts like a number and is not one."""
+    shown = f"`{visible_token(token)}`"
+    body = token.lstrip("+-")
+    sign = token[: len(token) - len(body)]
+    if body in ("Infinity", "NaN", "inf", "nan", "infinity"):
+        return f"{shown} is not JSON (a `{sign or '-'}` must be followed by digits); write a number or null"
+    if not body:
+        return f"{shown} must be followed by digits"
+    if len(sign) > 1 or (sign == "+" and not _NUMBER.fullmatch(body)):
+        return f"{shown} is not a JSON number"
+    if sign == "+":
+        return f"{shown} is not a JSON number: JSON has no `+` sign; write `{body}`"
+    if re.fullmatch(r"0[xX][0-9a-fA-F]+", body):
+        return f"{shown} is not a JSON number: write it in decimal, `{sign}{int(body, 16)}`"
+    if re.fullmatch(r"0[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", body):
+        fixed = body.lstrip("0")
+        fixed = "0" + fixed if not fixed or fixed[0] in ".eE" else fixed
+        return f"{shown} is not a JSON number: it has a leading zero; write `{sign}{fixed}`"
+    if body.startswith(".") and _NUMBER.fullmatch("0" + body):
+        return f"{shown} is not a JSON number: write `{sign}0{body}`"
+    if re.fullmatch(r"[0-9]+\.", body):
+        return (
+            f"{shown} is not a JSON number: a `.` must be followed by digits; write `{token[:-1]}` or `{sign}{body}0`"
+        )
+    if re.fullmatch(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][-+]?", body):
+        return f"{shown} is not a JSON number: an exponent needs digits after `{body[body.lower().index('e') :]}`"
+    return f"{shown} is not a JSON number"
+
+
+def visible_token(token: str, limit: int = 40) -> str:
+    """A token for a message: control characters named, long ones shortened."""
+    shown = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in token[:limit])
+    return shown + ("…" if len(token) > limit else "")
+
+
 class _Parser:
-    def __init__(self, text: str, element_arrays: frozenset[Path] | tuple[()], stop: Stop | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        element_arrays: frozenset[Path] | tuple[()],
+        stop: Stop | None = None,
+        infer_braces: bool = True,
+    ) -> None:
         self.text = text
         self.stop = stop
         self.n = len(text)
@@ -413,6 +564,12 @@ class _Parser:
         self.duplicates: list[DuplicateKey] = []
         self.element_arrays = element_arrays
         self.reported_eof = False
+        # A missing `}` is inferred (a key of the enclosing object met inside a boundary) only
+        # when the text has more `{` than `}`; a text known to be valid is never second-guessed.
+        self.infer_braces = infer_braces
+        self._brace_debt: int | None = None
+        self._ranges: set[tuple[int, int]] = set()
+        self._unclosed = -1  # the end of the last string that was never closed (it ends at its line)
         # Set by the decoder's hook; a list, not an attribute of self: a closure over self
         # would be a reference cycle, keeping every parser (and its text) until a collection.
         duplicates_seen = self._duplicates_seen = [False]
@@ -430,8 +587,12 @@ class _Parser:
     def issue(self, start: int, end: int, message: str) -> None:
         if self.reported_eof and start >= self.n:
             return  # the end of the file was reported once; more would only repeat it
+        end = max(start, min(end, self.n))
+        if (start, end) in self._ranges:
+            return  # one issue per place: a second one would only repeat the first
         if len(self.issues) < MAX_ISSUES:
-            self.issues.append(SyntaxIssue(start, max(start, min(end, self.n)), message))
+            self._ranges.add((start, end))
+            self.issues.append(SyntaxIssue(start, end, message))
 
     def eof_issue(self, message: str) -> None:
         # Only the innermost unclosed value says so; its parents would only repeat it.
@@ -458,8 +619,15 @@ class _Parser:
 
     def skip_token(self, pos: int) -> int:
         """Past one unusable token, so that parsing always moves forward."""
-        word = _WORD.match(self.text, pos)
+        word = _JUNK.match(self.text, pos)
         return word.end() if word else pos + 1
+
+    def brace_debt(self) -> int:
+        """How many more `{` than `}` the text holds outside its strings."""
+        if self._brace_debt is None:
+            stripped = _ONE_LINE_STRING.sub("", self.text)
+            self._brace_debt = stripped.count("{") - stripped.count("}")
+        return self._brace_debt
 
     # -- grammar
 
@@ -481,112 +649,242 @@ class _Parser:
             )
             return None
         root, pos = self.value(pos, (), 0)
-        while True:
-            pos = self.skip(pos)
-            if pos >= self.n:
-                return root
-            if root is None:
-                # value() reported the unusable token; step past it and look for the value.
-                pos = self.skip_token(pos)
-                continue
+        pos = self.skip(pos)
+        if pos < self.n and root is not None:  # one issue for all of it: the rest is not read
+            end = len(text.rstrip(" \t\n\r"))
             self.issue(
                 pos,
-                self.skip_token(pos),
+                max(end, pos + 1),
                 f"unexpected {describe_char(text[pos])} after the end of the JSON value; a file holds one value",
             )
-            pos = self.skip_token(pos)
+        return root
 
-    def value(self, pos: int, path: Path, depth: int) -> tuple[Node | None, int]:
-        """Parse the value at ``pos`` (whitespace skipped); None if nothing usable is there."""
+    def value(
+        self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None
+    ) -> tuple[Node | None, int]:
+        """Parse the value at ``pos``; None if nothing usable is there, and then the offset
+        past what was reported (only at the end of the file is nothing skipped). ``parent``:
+        the keys seen so far in the object this value is a member of."""
         pos = self.skip(pos)
         if pos >= self.n:
             self.eof_issue("the file ends where a value was expected")
             return None, pos
-        ch = self.text[pos]
+        text = self.text
+        ch = text[pos]
         if ch == "{":
-            return self.object(pos, path, depth)
+            return self.object(pos, path, depth, parent)
         if ch == "[":
             return self.array(pos, path, depth)
         if ch == '"':
             return self.string(pos)
-        if ch == "-" or "0" <= ch <= "9":
+        if ch == "'":
+            return self.single_quoted(pos)
+        if ch in "-+." or "0" <= ch <= "9":
             return self.number(pos)
-        word = _WORD.match(self.text, pos)
+        word = _JUNK.match(text, pos)
         if word:
             name = word.group()
             if name in _LITERALS:
                 return JLiteral(pos, word.end(), _LITERALS[name]), word.end()
-            message = _NOT_JSON_WORDS.get(name, f'`{name}` is not a JSON value; quote strings with `"`')
+            if len(name) == 1 and not name.isalnum():
+                message = f"expected a value, found {describe_char(name)}"
+            else:
+                default = f'`{visible_token(name)}` is not a JSON value; quote strings with `"`'
+                message = _NOT_JSON_WORDS.get(name, default)
             self.issue(pos, word.end(), message)
-            return None, pos
+            return None, word.end()
         self.issue(pos, pos + 1, f"expected a value, found {describe_char(ch)}")
-        return None, pos
+        return None, pos + 1
 
     def number(self, pos: int) -> tuple[Node | None, int]:
-        match = _NUMBER.match(self.text, pos)
-        if not match:
-            self.issue(pos, pos + 1, "`-` must be followed by digits")
-            return None, pos
-        raw = match.group()
-        end = match.end()
-        if end < self.n and (self.text[end].isalnum() or self.text[end] == "."):
-            bad = self.skip_token(end)
-            self.issue(pos, bad, f"`{self.text[pos:bad]}` is not a JSON number")
-            return None, pos
+        match = _NUMBER_TOKEN.match(self.text, pos)
+        assert match is not None  # it matches the empty string too
+        end = max(match.end(), pos + 1)
+        raw = self.text[pos:end]
+        if not _NUMBER.fullmatch(raw):
+            self.issue(pos, end, _bad_number(raw))
+            return None, end
         try:
             number: int | float = int(raw) if raw.lstrip("-").isdigit() else float(raw)
         except ValueError:  # more digits than int() takes
             number = float(raw)
         return JNumber(pos, end, number), end
 
-    def string(self, pos: int) -> tuple[JString, int]:
+    def string(self, pos: int, key: bool = False) -> tuple[JString, int]:
         text = self.text
         match = _STRING.match(text, pos)
         if match:
             end = match.end()
-            body = text[pos + 1 : end - 1]
-            value = scanstring(text, pos + 1)[0] if "\\" in body else body
-            return JString(pos, end, value), end
-        return self.broken_string(pos)
+            if end >= self.n or text[end] in _AFTER_STRING or self.closes_later(end, key) < 0:
+                body = text[pos + 1 : end - 1]
+                value = scanstring(text, pos + 1)[0] if "\\" in body else body
+                return JString(pos, end, value), end
+        return self.broken_string(pos, key)
 
-    def broken_string(self, pos: int) -> tuple[JString, int]:
-        """A string with a raw control character, a bad escape or no closing quote.
+    def fits_close(self, quote: int, key: bool) -> bool:
+        """Whether what follows the `"` at ``quote`` is what follows a key (`:`) or a value."""
+        after = quote + 1
+        while after < self.n and self.text[after] in " \t":
+            after += 1
+        if after >= self.n:
+            return not key
+        ch = self.text[after]
+        return ch == ":" if key else ch in ",]}\r\n"
 
-        A JSON string cannot hold a raw line break, so an unclosed string ends at its line:
-        the rest of the file keeps its meaning.
+    def closes_later(self, at: int, key: bool) -> int:
+        """The `"` later on this line that would close a string begun before ``at`` (one
+        whose closing quote was meant as text); -1 when there is none. The search stops at
+        a bracket that closes what is around the string: the value ends there at the latest."""
+        text = self.text
+        depth = 0
+        for match in _CLOSE_SCAN.finditer(text, at):
+            ch, quote = match.group(), match.start()
+            if ch == '"':
+                if _escaped(text, quote):
+                    continue
+                after = quote + 1
+                while after < self.n and text[after] in " \t":
+                    after += 1
+                if after >= self.n or text[after] in _STRUCTURAL:
+                    return quote if self.fits_close(quote, key) else -1
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth < 0:
+                    return -1
+            else:  # the end of the line
+                return -1
+        return -1
+
+    def continuation(self, at: int, key: bool) -> int:
+        """Where a string with a raw line break at ``at`` closes, when it was typed (or
+        pasted) over several lines; -1 when it was never closed and ends at its line. As in
+        :meth:`closes_later`, a bracket that closes what is around the string ends the search."""
+        text = self.text
+        depth = 0
+        for match in _QUOTE_OR_BRACKET.finditer(text, at):
+            ch, quote = match.group(), match.start()
+            if ch in "{[":
+                depth += 1
+                continue
+            if ch in "}]":
+                depth -= 1
+                if depth < 0:
+                    return -1
+                continue
+            if _escaped(text, quote):
+                continue
+            if self.fits_close(quote, key):
+                return quote
+            line_start = max(text.rfind("\n", 0, quote), text.rfind("\r", 0, quote)) + 1
+            if not text[line_start:quote].strip(" \t"):
+                return -1  # a line that starts with a string: the JSON goes on there
+            # Otherwise a quote in the text (`said "hi" to`): the string goes on.
+        return -1
+
+    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:
+        """A string with a raw control character or line break, a bad escape, a `"` meant as
+        text, or no closing quote: one issue for each kind of mistake in it.
+
+        A JSON string cannot hold a raw line break, so a string that is not closed ends at
+        its line, and the rest of the file keeps its meaning; one that closes on a later line
+        as a value would (text pasted with its line breaks) is read as one string.
         """
         text, i = self.text, pos + 1
         end = None
+        inner: list[int] = []  # quotes meant as text
+        in_text = False  # past a quote meant as text: the string ends at a quote that fits
+        breaks = 0
+        first_break = -1
+        closes_at = -1  # a string that goes on over line breaks closes at this quote
+        controls: list[int] = []
         while i < self.n:
             ch = text[i]
             if ch == '"':
-                end = i + 1
-                break
-            if ch in "\n\r":
-                self.issue(pos, i, 'this string is never closed; add the closing `"` on the same line')
-                end = i
-                break
+                if i < closes_at:  # in text that goes on over lines: a quote of the text
+                    inner.append(i)
+                    i += 1
+                    continue
+                if in_text:
+                    if self.fits_close(i, key):
+                        end = i + 1
+                        break
+                elif i + 1 >= self.n or text[i + 1] in _AFTER_STRING or self.closes_later(i + 1, key) < 0:
+                    end = i + 1
+                    break
+                in_text = True
+                inner.append(i)
+                i += 1
+                continue
+            if ch == "\n" or ch == "\r":
+                if closes_at < i:
+                    closes_at = self.continuation(i, key)
+                if closes_at < 0:
+                    # Where the quote goes: the end of the line (the string itself is the rules' to judge).
+                    self.issue(i, i, 'this string is never closed; add the closing `"` at the end of its line')
+                    end = self._unclosed = i
+                    break
+                if ch == "\n" or not text.startswith("\n", i + 1):
+                    breaks += 1
+                    first_break = i if first_break < 0 else first_break
+                i += 1
+                continue
             if ch == "\\":
                 escape = _ESCAPE.match(text, i)
                 assert escape is not None  # a backslash starts an escape, maybe a bad one
                 piece = escape.group()
                 if piece[1:] in ("\n", "\r"):
-                    piece = "\\"  # the line break ends the string; leave it for the loop
-                if not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in _SIMPLE_ESCAPES)):
+                    piece = "\\"  # the line break is the loop's to judge
+                if piece == "\\u":
+                    digits = re.match(r'[^"\\\s]{0,4}', text[i + 2 : i + 6])
+                    shown = text[i : i + 2 + (len(digits.group()) if digits else 0)]
+                    self.issue(i, i + len(shown), f"`{visible_token(shown)}`: a \\u escape needs four hex digits")
+                elif not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in _SIMPLE_ESCAPES)):
                     shown = piece if len(piece) == 2 else "\\"
-                    self.issue(i, i + len(shown), f"`{shown}` is not a JSON escape; write `\\\\` for a backslash")
+                    self.issue(
+                        i,
+                        i + len(shown),
+                        f"`{visible_token(shown)}` is not a JSON escape; write `\\\\` for a backslash",
+                    )
                 i += len(piece)
                 continue
             if ch < " ":
-                self.issue(
-                    i, i + 1, f"a raw control character (U+{ord(ch):04X}) in a string; write it as `\\u{ord(ch):04x}`"
-                )
+                controls.append(i)
             i += 1
         if end is None:
             end = i
             self.eof_issue('the file ends inside a string; add the closing `"`')
-        body_end = end - 1 if end - pos >= 2 and text[end - 1] == '"' else end
-        return JString(pos, end, decode_lenient(text[pos + 1 : body_end])), end
+        if breaks:
+            self.issue(
+                first_break,
+                first_break + 1,
+                f"this string goes on over {breaks + 1} lines, but a JSON string cannot hold a raw line break: "
+                "write each one as `\\n`",
+            )
+        if inner:
+            several = f" ({len(inner)} of them)" if len(inner) > 1 else ""
+            self.issue(
+                inner[0],
+                inner[-1] + 1,
+                f'a `"` inside a string ends it: write each quote that is part of the text as `\\"`{several}',
+            )
+        if controls:
+            self.issue(controls[0], controls[0] + 1, _control_message(text, controls))
+        return JString(pos, end, decode_lenient(text[pos + 1 : _body_end(text, pos, end)])), end
+
+    def single_quoted(self, pos: int) -> tuple[JString | None, int]:
+        """A string in single quotes: read as the string it was meant to be, and reported.
+        A `'` that does not close on its line is a stray character, not a string."""
+        text, i = self.text, pos + 1
+        while i < self.n and text[i] not in "'\n\r":
+            i += 2 if text[i] == "\\" else 1
+        if i >= self.n or text[i] != "'":
+            self.issue(pos, pos + 1, "expected a value, found `'`; JSON strings are in double quotes")
+            return None, pos + 1
+        end = i + 1
+        self.issue(pos, end, 'JSON strings and keys are in double quotes (`"`), not single quotes')
+        return JString(pos, end, decode_lenient(text[pos + 1 : _body_end(text, pos, end)])), end
 
     def too_deep(self, pos: int) -> int:
         """Report nesting past MAX_DEPTH and skip to the matching bracket."""
@@ -605,9 +903,27 @@ class _Parser:
                 if depth == 0:
                     return i + 1
             i += 1
+        self.reported_eof = True  # the file ends inside them: that issue says it all
         return self.n
 
-    def object(self, pos: int, path: Path, depth: int) -> tuple[JObject, int]:
+    def missing_brace(self, pos: int, path: Path, parent: dict[str, JString] | None) -> str | None:
+        """The key at ``pos`` when it belongs to the enclosing object, not to this one (a
+        boundary `{"line": 1, "str": "x"` followed by `, "end": ...`): this object lacks its `}`."""
+        if parent is None or not self.infer_braces or not path:
+            return None
+        match = _STRING.match(self.text, pos)
+        if match is None:
+            return None
+        key = self.text[pos + 1 : match.end() - 1]
+        mine, enclosing = schema_fields(path), schema_fields(path[:-1])
+        if mine is None or enclosing is None or key in mine or key not in enclosing or key in parent:
+            return None
+        if self.brace_debt() <= 0:
+            return None
+        self._brace_debt = self.brace_debt() - 1
+        return key
+
+    def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:
         start, text = pos, self.text
         if depth >= MAX_DEPTH:
             end = self.too_deep(pos)
@@ -617,13 +933,20 @@ class _Parser:
         seen: dict[str, JString] = {}
         want_member = True
         trailing_comma = -1
+        junk = False  # an unusable token was just reported: what follows is not reported again
         while True:
             pos = self.skip(pos)
             if pos >= self.n:
                 self.eof_issue("the file ends inside an object; close it with `}`")
-                return JObject(start, self.n, members), self.n
+                return JObject(start, self.n, members, truncated=True), self.n
             ch = text[pos]
             if ch == "}":
+                if parent is None and _KEY_AHEAD.match(text, pos + 1):
+                    # An array item (or the whole file) is never followed by a key: this `}` is
+                    # one too many, and the members after it are this object's.
+                    self.issue(pos, pos + 1, "an extra `}`: the keys after it belong to this object; remove it")
+                    pos += 1
+                    continue
                 if trailing_comma >= 0:
                     self.issue(
                         trailing_comma,
@@ -631,15 +954,45 @@ class _Parser:
                         "a trailing comma before `}` is not allowed in JSON; remove it",
                     )
                 return JObject(start, pos + 1, members), pos + 1
-            if ch == '"':
-                if not want_member:
+            key: JString | None = None
+            if ch == '"' or ch == "'":
+                if want_member and trailing_comma >= 0 and members:
+                    belongs = self.missing_brace(pos, path, parent)
+                    if belongs is not None:
+                        last = members[-1]
+                        close = last.value.end if last.value is not None else last.key.end
+                        self.issue(
+                            close,
+                            close,
+                            f"`{visible(str(path[-1]))}` is not closed: add `}}` here, before `{visible(belongs)}` "
+                            f"(a key of the object around `{visible(str(path[-1]))}`)",
+                        )
+                        return JObject(start, close, members), trailing_comma
+                if not want_member and not junk:
                     self.issue(pos, pos + 1, "a comma is missing before this key")
-                key, pos = self.string(pos)
+                if ch == '"':
+                    key, pos = self.string(pos, key=True)
+                else:
+                    key, pos = self.single_quoted(pos)
+                    if key is None:
+                        junk = True
+                        continue
+            elif ch not in ",:[]{":
+                word = _JUNK.match(text, pos)
+                after = _after_ws(text, word.end()) if word else pos
+                if word and after < self.n and text[after] == ":":  # an unquoted key
+                    if not want_member and not junk:
+                        self.issue(pos, pos + 1, "a comma is missing before this key")
+                    key = JString(pos, word.end(), word.group())
+                    self.issue(pos, word.end(), f"a key must be in double quotes: write {_quoted(word.group())}")
+                    pos = word.end()
+            if key is not None:
                 pos = self.skip(pos)
                 if pos < self.n and text[pos] == ":":
                     pos += 1
+                    colon = True
                 else:
-                    self.issue(key.end, key.end + 1, f"expected `:` after the key {_quoted(key.value)}")
+                    colon = False
                 after = self.skip(pos)
                 value: Node | None = None
                 if after >= self.n or text[after] in ",}]":
@@ -649,35 +1002,51 @@ class _Parser:
                         self.eof_issue(f"the file ends before the value of {_quoted(key.value)}")
                     pos = after
                 else:
-                    value, pos = self.value(after, path + (key.value,), depth + 1)
-                    if value is None:
-                        pos = self.skip_token(after)
+                    if not colon:
+                        self.issue(key.end, key.end + 1, f"expected `:` after the key {_quoted(key.value)}")
+                    value, pos = self.value(after, path + (key.value,), depth + 1, seen)
                 members.append(Member(key, value))
                 first = seen.get(key.value)
                 if first is not None:
                     self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
                 seen[key.value] = key
+                # After a string left open, a missing comma is the same mistake (it is in the string).
+                junk = value is None or value.end == self._unclosed
                 want_member, trailing_comma = False, -1
                 pos = self.skip(pos)
                 if pos < self.n and text[pos] == ",":
-                    want_member, trailing_comma = True, pos
+                    want_member, trailing_comma, junk = True, pos, False
                     pos += 1
                 continue
             if ch == "]":
                 self.issue(pos, pos + 1, "`]` where `}` should close the object")
                 return JObject(start, pos, members), pos
             if ch == ",":
-                self.issue(pos, pos + 1, "an extra comma; remove it")
+                if want_member and not junk:
+                    self.issue(pos, pos + 1, "an extra comma; remove it")
+                want_member, junk = True, False
                 pos += 1
                 continue
-            bad = self.skip_token(pos)
-            self.issue(
-                pos,
-                bad,
-                "expected a key in double quotes, found "
-                f"{describe_char(ch) if bad == pos + 1 else '`' + text[pos:bad] + '`'}",
-            )
-            pos = bad
+            begin = pos
+            whole = self.whole_value(pos) if ch in "[{" else -1
+            if whole > pos:  # a value where a key should be: skipped whole
+                pos = whole
+                found = "an object" if ch == "{" else "an array"
+            else:
+                pos = self.skip_token(pos)
+                found = describe_char(ch) if pos == begin + 1 else f"`{visible_token(text[begin:pos])}`"
+            if not junk:
+                self.issue(
+                    begin, pos if ch not in "[{" else begin + 1, f"expected a key in double quotes, found {found}"
+                )
+            junk, trailing_comma = True, -1
+
+    def whole_value(self, pos: int) -> int:
+        """The end of the valid JSON value at ``pos``; -1 if none is there."""
+        try:
+            return int(self.decoder.raw_decode(self.text, pos)[1])
+        except (ValueError, RecursionError):
+            return -1
 
     def array(self, pos: int, path: Path, depth: int) -> tuple[JArray, int]:
         start, text = pos, self.text
@@ -686,14 +1055,16 @@ class _Parser:
             return JArray(start, end, []), end
         pos += 1
         items: list[Node] = []
+        dropped = 0
         fast = path in self.element_arrays
         want_item = True
         trailing_comma = -1
+        junk = False
         while True:
             pos = self.skip(pos)
             if pos >= self.n:
                 self.eof_issue("the file ends inside an array; close it with `]`")
-                return JArray(start, self.n, items), self.n
+                return JArray(start, self.n, items, dropped + 1), self.n  # an item may be on its way
             ch = text[pos]
             if ch == "]":
                 if trailing_comma >= 0:
@@ -702,15 +1073,23 @@ class _Parser:
                         trailing_comma + 1,
                         "a trailing comma before `]` is not allowed in JSON; remove it",
                     )
-                return JArray(start, pos + 1, items), pos + 1
+                return JArray(start, pos + 1, items, dropped), pos + 1
             if ch == "}":
                 self.issue(pos, pos + 1, "`}` where `]` should close the array")
-                return JArray(start, pos, items), pos
+                return JArray(start, pos, items, dropped), pos
             if ch == ",":
-                self.issue(pos, pos + 1, "an extra comma; remove it")
+                if want_item and not junk:
+                    self.issue(pos, pos + 1, "an extra comma; remove it")
+                want_item, junk = True, False
                 pos += 1
                 continue
-            if not want_item:
+            if ch == ":":
+                if not junk:
+                    self.issue(pos, pos + 1, "a `:` in an array: an array holds values; `key: value` is for objects")
+                want_item, junk = True, True
+                pos += 1
+                continue
+            if not want_item and not junk:
                 self.issue(pos, pos + 1, "a comma is missing before this value")
             if self.stop is not None and self.stop.is_set():
                 raise Cancelled
@@ -719,13 +1098,15 @@ class _Parser:
                 item, pos = self.fast_item(pos, path + (len(items),))
             if item is None:
                 item, end = self.value(pos, path + (len(items),), depth + 1)
-                pos = end if item is not None else self.skip_token(pos)
+                pos = max(end, pos + 1) if item is None else end
             if item is not None:
                 items.append(item)
-            want_item, trailing_comma = False, -1
+            else:
+                dropped += 1
+            want_item, trailing_comma, junk = False, -1, item is None or item.end == self._unclosed
             pos = self.skip(pos)
             if pos < self.n and text[pos] == ",":
-                want_item, trailing_comma = True, pos
+                want_item, trailing_comma, junk = True, pos, False
                 pos += 1
 
     def fast_item(self, pos: int, path: Path) -> tuple[JLazy | None, int]:
@@ -783,6 +1164,21 @@ def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
             return None
     _, end = _SKIPPER.raw_decode(text, pos)
     return pos, end
+
+
+def _body_end(text: str | Text, start: int, end: int) -> int:
+    """Where the text of the string ``[start, end)`` ends: before its closing quote, if it has one."""
+    return end - 1 if end - start >= 2 and text[end - 1] == text[start] else end
+
+
+def _control_message(text: str, at: list[int]) -> str:
+    """What to say of the raw control characters of one string, at ``at``."""
+    first = text[at[0]]
+    if all(text[i] == "\t" for i in at):
+        what = "a raw tab" if len(at) == 1 else f"{len(at)} raw tabs"
+        return f"{what} (a control character) in a string; write each as `\\t`"
+    several = f" (and {len(at) - 1} more)" if len(at) > 1 else ""
+    return f"a raw control character (U+{ord(first):04X}) in a string{several}; write it as `\\u{ord(first):04x}`"
 
 
 def _reject_constant(name: str) -> Any:
