@@ -162,3 +162,18 @@ async def test_the_open_views_of_a_session_are_refreshed_after_it_changes(editor
     assert view in client.content_refreshes
     result = await client.workspace_text_document_content_async(types.TextDocumentContentParams(uri=view))
     assert "Now Orbit 2.4 cuts" in result.text
+
+
+async def test_a_document_view_is_never_checked_as_a_session(editor, client):
+    """Its URI ends with the session's (in the query), and its text may even look like JSON."""
+    uri, _ = open_session(editor)
+    view = view_uri(uri, "article")
+    editor.open(view, '{"documents": [], "annotations": [1]}')
+    if editor.pull:
+        assert await editor.diagnostics(view) == []
+    else:
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=doc_id(view), position=types.Position(line=0, character=1))
+        )
+        await asyncio.sleep(0.3)
+        assert [p for p in client.published if p.uri == view] == []

@@ -36,7 +36,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
+def run_vscode(
+    tmp_path: Path,
+    server_path: str,
+    wait_ms: int = 90000,
+    fixture: Path = FIXTURE,
+    check: Path = CHECK,
+    args: list[str] | None = None,
+) -> dict:
     require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
     require(VSIX, "the .vsix")
     code_server = str(CODE_SERVER / "node_modules" / ".bin" / "code-server")
@@ -49,7 +56,7 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
     workspace = tmp_path / "workspace"
     for folder in (data / "User", extensions, shots, workspace):
         folder.mkdir(parents=True)
-    shutil.copy(FIXTURE, workspace / FIXTURE.name)
+    shutil.copy(fixture, workspace / fixture.name)
     port = free_port()
     config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
     (data / "User" / "settings.json").write_text(
@@ -90,20 +97,20 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
                     break
             except OSError:
                 time.sleep(0.3)
-        text = FIXTURE.read_text()
-        at = text.index('"the"') + 2
-        before = text[:at]
-        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        if args is None:
+            text = FIXTURE.read_text()
+            at = text.index('"the"') + 2
+            before = text[:at]
+            args = [str(before.count("\n") + 1), str(len(before) - before.rfind("\n"))]
         node_path = str(CODE_SERVER / "node_modules")
         result = subprocess.run(
             [
                 "node",
-                str(CHECK),
+                str(check),
                 f"http://127.0.0.1:{port}",
                 str(workspace),
-                FIXTURE.name,
-                str(line),
-                str(column),
+                fixture.name,
+                *args,
                 str(shots),
             ],
             capture_output=True,
@@ -118,7 +125,7 @@ def run_vscode(tmp_path: Path, server_path: str, wait_ms: int = 90000) -> dict:
                 f"the browser script printed no result: {result.stdout[-500:]!r} {result.stderr.decode()[-2000:]}"
             )
         seen["shots"] = str(shots)
-        seen["text"] = (workspace / FIXTURE.name).read_text()  # saved by the script after the fix
+        seen["text"] = (workspace / fixture.name).read_text()  # saved by the script after the fix
         return seen
     finally:
         server.terminate()
@@ -154,3 +161,31 @@ def test_the_vscode_check_fails_when_the_server_is_broken(tmp_path):
     seen = run_vscode(tmp_path, str(fake), wait_ms=20000)
     with pytest.raises(AssertionError):
         assert_works(seen)
+
+
+ARTICLE = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
+VIEW_CHECK = Path(__file__).with_name("vscode_view_check.mjs")
+
+
+def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tmp_path):
+    """The writer's loop in real VS Code: SourceCheck: Open Document View, pick a document,
+    select a span of its text, choose "Cite … as a source that supports …"; the session
+    file gets a source that resolves to exactly that span."""
+    selected = "cold start p50 drops from 820ms to 517ms"
+    seen = run_vscode(
+        tmp_path,
+        str(BIN / "sourcecheck-ls"),
+        fixture=ARTICLE,
+        check=VIEW_CHECK,
+        args=["release-notes", "3", "14", str(len(selected))],
+    )
+    assert seen["error"] is None, f"{seen['error']} (screenshots in {seen['shots']})"
+    shown = seen["view"].replace("\xa0", " ")  # as the editor renders it
+    assert "Orbit 2.4.0 release notes\nPerformance: cold start p50 drops from 820ms to 517ms" in shown, shown
+    assert any("as a source that supports" in title for title in seen["actions"]), seen["actions"]
+    from sourcecheck.core.analysis import Analysis
+
+    analysis = Analysis(seen["text"])
+    cited = [ref.text for ref in analysis.session.refs if ref.is_source and ref.doc_path == "release-notes"]
+    assert selected in cited, cited
+    assert analysis.exit_code == Analysis(ARTICLE.read_text()).exit_code

@@ -5,7 +5,10 @@ import { execFile } from "node:child_process";
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
+import { CodeAction, CodeActionRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
+
+/** The URI scheme of the server's document views (a document of a session shown as text). */
+const VIEW_SCHEME = "sourcecheck";
 
 interface ServerCommand {
   command: string;
@@ -157,6 +160,7 @@ async function startServer(): Promise<void> {
       { scheme: "file", language: "jsonc" },
       { scheme: "untitled", language: "json" },
       { scheme: "file", pattern: "**/*.sourcecheck.json" },
+      { scheme: VIEW_SCHEME }, // document views: text the server provides (workspace/textDocumentContent)
     ],
     outputChannel: output,
     traceOutputChannel: output,
@@ -186,6 +190,72 @@ function restartServer(): Promise<void> {
   return queue;
 }
 
+interface SessionDocument {
+  path: string;
+  lines: number;
+  refs: number;
+  uri: string;
+}
+
+/** Opens a document view beside the session: the URI given (a code lens), else one picked
+ * from the active session's documents. */
+async function openDocumentView(uri?: string): Promise<void> {
+  if (!uri) {
+    const editor = vscode.window.activeTextEditor;
+    if (!client || client.state !== State.Running || !editor) {
+      void vscode.window.showInformationMessage("SourceCheck: open a session file first.");
+      return;
+    }
+    const session = editor.document.uri.scheme === VIEW_SCHEME ? decodeURIComponent(editor.document.uri.query) : editor.document.uri.toString();
+    const documents = await client.sendRequest<SessionDocument[]>("sourcecheck/documents", { uri: session });
+    if (!documents.length) {
+      void vscode.window.showInformationMessage("SourceCheck: this file is not a session with documents.");
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      documents.map((d) => ({ label: d.path, description: `${d.lines} lines · cited by ${d.refs} refs`, uri: d.uri })),
+      { placeHolder: "Open which document of the session as text?" },
+    );
+    if (!picked) return;
+    uri = picked.uri;
+  }
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri, true));
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+}
+
+/** Cites the selection of the active editor: the server's cite actions for it (the same as
+ * its refactorings in the session file), picked from a list and applied. VS Code offers no
+ * code actions in a read-only editor, and a document view is read-only. */
+async function citeSelection(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!client || client.state !== State.Running || !editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage("SourceCheck: select the text to cite first (in a document view or a document's content).");
+    return;
+  }
+  const result = await client.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri: editor.document.uri.toString() },
+    range: client.code2ProtocolConverter.asRange(editor.selection),
+    context: { diagnostics: [], only: ["refactor.rewrite"] },
+  });
+  const actions = (result ?? []).filter((action): action is CodeAction => "title" in action && !("command" in action && typeof action.command === "string"));
+  if (!actions.length) {
+    void vscode.window.showInformationMessage("SourceCheck: this selection is not in a document of a session.");
+    return;
+  }
+  const refusal = actions.find((action) => action.disabled);
+  if (refusal?.disabled && actions.length === 1) {
+    void vscode.window.showWarningMessage(`SourceCheck: ${refusal.disabled.reason}`);
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    actions.filter((action) => action.edit).map((action) => ({ label: action.title, action })),
+    { placeHolder: "Cite the selection as…" },
+  );
+  if (!picked?.action.edit) return;
+  const edit = await client.protocol2CodeConverter.asWorkspaceEdit(picked.action.edit);
+  await vscode.workspace.applyEdit(edit);
+}
+
 function shutdown(): Promise<void> {
   shuttingDown = true;
   return stopClient();
@@ -199,6 +269,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push({ dispose: () => void shutdown() }, output, status);
   context.subscriptions.push(
     vscode.commands.registerCommand("sourcecheck.showOutput", () => output.show()),
+    vscode.commands.registerCommand("sourcecheck.openDocumentView", (uri?: string) => openDocumentView(uri)),
+    vscode.commands.registerCommand("sourcecheck.citeSelection", () => citeSelection()),
     vscode.commands.registerCommand("sourcecheck.restartServer", () => {
       output.appendLine("restarting the server");
       return restartServer();

@@ -15,13 +15,14 @@ import re
 import threading
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from lsprotocol import types
 
 from ..core.analysis import Analysis, looks_like_session
 from ..core.positions import Encoding, LineTable, Position
 from ..core.text import Text
-from .app import DocumentMemo
+from .app import VIEW_SCHEME, DocumentMemo
 from .runtime import COLLECTOR
 
 SESSION_SUFFIX = ".sourcecheck.json"
@@ -114,11 +115,17 @@ class OpenDocument:
 
     @property
     def named_session(self) -> bool:
-        return self.uri.endswith(SESSION_SUFFIX)
+        """Named ``*.sourcecheck.json`` (by its path: a document view's URI carries the
+        session's URI in its query, and is never a session itself)."""
+        return not self.is_view and urlsplit(self.uri).path.endswith(SESSION_SUFFIX)
+
+    @property
+    def is_view(self) -> bool:
+        return self.uri.startswith(VIEW_SCHEME + ":")
 
     def looks_like_session(self) -> bool:
         """Whether the text may be a session, judged from its start without analysing it."""
-        return self.named_session or looks_like_session(self.source[:100_000])
+        return self.named_session or (not self.is_view and looks_like_session(self.source[:100_000]))
 
     @property
     def is_session(self) -> bool:
@@ -126,7 +133,7 @@ class OpenDocument:
         (found by analysing it: never ask this of a file past the size limit)."""
         if self.named_session:
             return True
-        return looks_like_session(self.text) and self.analysis.is_session
+        return not self.is_view and looks_like_session(self.text) and self.analysis.is_session
 
     def apply(self, change: types.TextDocumentContentChangeEvent, encoding: Encoding) -> None:
         if self._work is not None:  # its text is about to be outdated: stop working on it

@@ -1,0 +1,537 @@
+-- sourcecheck's document view for Neovim: a document of a session shown as the plain text it
+-- is, with its real lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
+--
+--   :SourceCheckView [path]   from a session buffer (or a view): pick a document, open its view
+--   the "open as text" code lens (command sourcecheck.openDocumentView)
+--   go to definition on a document's "path", or :edit sourcecheck:/... (Neovim 0.10+)
+--
+-- In a view, the cited spans are marked (semantic tokens claim / supports / refutes: underline,
+-- italic, strikethrough), hover (K) lists the refs citing the character, and code actions on a
+-- selection (gra) write a ref into the session file. The server asks for a view's text again
+-- (workspace/textDocumentContent/refresh) after the session changes.
+--
+-- Neovim 0.11 first. 0.9 and 0.10: the same (their built-in semantic tokens). 0.8 (and 0.7):
+-- the marks are painted by this module, and the view's URI is given to the LSP client by
+-- wrapping vim.uri_from_bufnr, since those versions turn `sourcecheck:/x` into a file path.
+
+local M = {}
+
+local api = vim.api
+
+M.SCHEME = 'sourcecheck'
+M.CLIENT = 'sourcecheck'
+M.FILETYPE = 'sourcecheckview'
+M.OPEN_VIEW = 'sourcecheck.openDocumentView'
+local CONTENT = 'workspace/textDocumentContent'
+local REFRESH = 'workspace/textDocumentContent/refresh'
+local DOCUMENTS = 'sourcecheck/documents'
+local TOKENS = 'textDocument/semanticTokens/full'
+local KINDS = { 'claim', 'supports', 'refutes' }
+
+--- Open views: buffer number -> { uri, session, client_id }.
+M.views = {}
+--- How many times each view URI was refreshed (read by the tests; cheap).
+M.refreshed = {}
+
+local function has(version)
+  return vim.fn.has('nvim-' .. version) == 1
+end
+
+local function notify(message, level)
+  vim.notify('sourcecheck: ' .. message, level or vim.log.levels.ERROR)
+end
+
+-- -- LSP plumbing across versions
+
+local function request(client, method, params, handler, bufnr)
+  if has('0.11') then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function request_sync(client, method, params, timeout, bufnr)
+  if has('0.11') then
+    return client:request_sync(method, params, timeout, bufnr)
+  end
+  return client.request_sync(method, params, timeout, bufnr)
+end
+
+local function clients(bufnr)
+  local found
+  if vim.lsp.get_clients then
+    found = vim.lsp.get_clients({ bufnr = bufnr, name = M.CLIENT })
+  elseif has('0.8') then
+    found = vim.lsp.get_active_clients({ bufnr = bufnr, name = M.CLIENT })
+  else
+    found = {}
+    for _, client in pairs(bufnr and vim.lsp.buf_get_clients(bufnr) or vim.lsp.get_active_clients()) do
+      if client.name == M.CLIENT then
+        table.insert(found, client)
+      end
+    end
+  end
+  local list = {}
+  for _, client in pairs(found) do
+    table.insert(list, client)
+  end
+  return list
+end
+
+--- The URI the LSP client uses for a buffer (a view's own URI for a view).
+local function uri_of(bufnr)
+  local view = M.views[bufnr]
+  return view and view.uri or vim.uri_from_bufnr(bufnr)
+end
+
+-- -- view URIs
+
+function M.is_view_uri(uri)
+  return type(uri) == 'string' and uri:sub(1, #M.SCHEME + 2) == M.SCHEME .. ':/'
+end
+
+local function unescape(text)
+  return (text:gsub('%%(%x%x)', function(hex)
+    return string.char(tonumber(hex, 16))
+  end))
+end
+
+--- The session URI and the document path a view URI names.
+function M.parse(uri)
+  if not M.is_view_uri(uri) then
+    return nil
+  end
+  local path, query = uri:sub(#M.SCHEME + 3):match('^([^?#]*)%?([^#]*)')
+  if not query then
+    return nil
+  end
+  local session = unescape(query):gsub('^session=', '')
+  return session, unescape(path)
+end
+
+--- The buffer showing the session at `session_uri`, if one is loaded.
+local function session_buffer(session_uri)
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) and not M.views[bufnr] and uri_of(bufnr) == session_uri then
+      return bufnr
+    end
+  end
+end
+
+--- The sourcecheck client for a view URI: the given one, else the one on its session's buffer.
+local function client_for(uri, client_id)
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  if client then
+    return client
+  end
+  local session = M.parse(uri)
+  local bufnr = session and session_buffer(session)
+  return (bufnr and clients(bufnr)[1]) or clients(nil)[1]
+end
+
+local function view_buffer(uri)
+  for bufnr, view in pairs(M.views) do
+    if view.uri == uri and api.nvim_buf_is_valid(bufnr) then
+      return bufnr
+    end
+  end
+end
+
+-- -- Neovim before 0.10 (or so) makes a file path of a name like `sourcecheck:/x`: the LSP
+-- -- client then has to be told the view's URI another way.
+
+local wrapped = false
+local function wrap_uri_from_bufnr()
+  if wrapped then
+    return
+  end
+  wrapped = true
+  local original = vim.uri_from_bufnr
+  vim.uri_from_bufnr = function(bufnr)
+    local view = M.views[(bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr]
+    if view then
+      return view.uri
+    end
+    return original(bufnr)
+  end
+end
+
+-- -- highlights
+
+local function define(name, spec)
+  spec.default = true
+  if not pcall(api.nvim_set_hl, 0, name, spec) then -- a Neovim without `default`
+    spec.default = nil
+    if vim.fn.hlexists(name) == 0 then
+      pcall(api.nvim_set_hl, 0, name, spec)
+    end
+  end
+end
+
+--- The groups of the marks. The style tells the kinds apart without colour (a claim is
+--- underlined, a supporting source italic, a refuting one struck through); the colour comes
+--- from a linked group. Every token carries its kinds as modifiers, so a span both claimed
+--- and refuted is underlined and struck through. Defined with `default`: override them.
+function M.highlights()
+  define('SourceCheckClaim', { underline = true })
+  define('SourceCheckSupports', { italic = true })
+  define('SourceCheckRefutes', { strikethrough = true })
+  if not has('0.8') then
+    return -- no `@` in group names before 0.8
+  end
+  local colour = {
+    claim = 'DiagnosticInfo',
+    supports = vim.fn.hlexists('DiagnosticOk') == 1 and 'DiagnosticOk' or 'String',
+    refutes = 'DiagnosticWarn',
+  }
+  for _, kind in ipairs(KINDS) do
+    local style = 'SourceCheck' .. kind:sub(1, 1):upper() .. kind:sub(2)
+    define('@lsp.type.' .. kind, { link = colour[kind] })
+    define('@lsp.mod.' .. kind, { link = style })
+  end
+end
+
+-- -- marks, painted here where Neovim has no semantic tokens (before 0.9)
+
+local paint_namespace = api.nvim_create_namespace('sourcecheck.view')
+
+local function byte_column(line, character, encoding)
+  if encoding == 'utf-8' or character <= 0 then
+    return math.min(character, #line)
+  end
+  local ok, column = pcall(vim.str_byteindex, line, character, encoding == 'utf-16')
+  return ok and column or #line
+end
+
+local function paint(bufnr, client, tokens)
+  api.nvim_buf_clear_namespace(bufnr, paint_namespace, 0, -1)
+  local provider = (client.server_capabilities or {}).semanticTokensProvider or {}
+  local legend = provider.legend
+  local data = tokens and tokens.data
+  if not (legend and data) then
+    return
+  end
+  local band, lshift = require('bit').band, require('bit').lshift
+  local encoding = client.offset_encoding or 'utf-16'
+  local line, start = 0, 0
+  for at = 1, #data - 4, 5 do
+    line = line + data[at]
+    start = data[at] == 0 and start + data[at + 1] or data[at + 1]
+    local text = api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1]
+    if text then
+      local first = byte_column(text, start, encoding)
+      local last = byte_column(text, start + data[at + 2], encoding)
+      local groups = {}
+      local kind = legend.tokenTypes[data[at + 3] + 1]
+      if kind and has('0.8') then
+        table.insert(groups, '@lsp.type.' .. kind)
+      end
+      for bit, modifier in ipairs(legend.tokenModifiers or {}) do
+        if band(data[at + 4], lshift(1, bit - 1)) ~= 0 then
+          local style = 'SourceCheck' .. modifier:sub(1, 1):upper() .. modifier:sub(2)
+          table.insert(groups, has('0.8') and '@lsp.mod.' .. modifier or style)
+        end
+      end
+      for priority, group in ipairs(groups) do
+        pcall(api.nvim_buf_set_extmark, bufnr, paint_namespace, line, first, {
+          end_row = line,
+          end_col = last,
+          hl_group = group,
+          priority = 125 + priority,
+        })
+      end
+    end
+  end
+end
+
+--- Have the marks of a view fetched again.
+local function remark(bufnr, client)
+  if vim.lsp.semantic_tokens then
+    if vim.lsp.semantic_tokens.force_refresh then
+      pcall(vim.lsp.semantic_tokens.force_refresh, bufnr)
+    end
+    return
+  end
+  request(client, TOKENS, { textDocument = { uri = uri_of(bufnr) } }, function(err, result)
+    if not err and api.nvim_buf_is_valid(bufnr) then
+      paint(bufnr, client, result)
+    end
+  end, bufnr)
+end
+
+-- -- the view buffer
+
+local function lines_of(text)
+  -- LSP breaks lines at \r\n, \r and \n; so does the view (Neovim breaks only at \n).
+  return vim.split((text:gsub('\r\n', '\n'):gsub('\r', '\n')), '\n', { plain = true })
+end
+
+local function set_text(bufnr, text)
+  local lines = lines_of(text)
+  if vim.deep_equal(api.nvim_buf_get_lines(bufnr, 0, -1, false), lines) then
+    return false
+  end
+  local cursors = {}
+  for _, win in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_buf(win) == bufnr then
+      cursors[win] = api.nvim_win_get_cursor(win)
+    end
+  end
+  vim.bo[bufnr].modifiable = true
+  api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  vim.bo[bufnr].modifiable = false
+  vim.bo[bufnr].modified = false
+  for win, cursor in pairs(cursors) do
+    local row = math.min(cursor[1], #lines)
+    pcall(api.nvim_win_set_cursor, win, { row, math.min(cursor[2], #lines[row]) })
+  end
+  return true
+end
+
+--- Make `bufnr` the view of `uri` with `text`, attached to `client`.
+local function fill(bufnr, uri, client, text)
+  local known = M.views[bufnr] ~= nil
+  local session = M.parse(uri)
+  M.views[bufnr] = { uri = uri, session = session, client_id = client and client.id }
+  vim.bo[bufnr].buftype = 'nofile'
+  vim.bo[bufnr].bufhidden = 'wipe'
+  vim.bo[bufnr].swapfile = false
+  if api.nvim_buf_get_name(bufnr) ~= uri then
+    pcall(api.nvim_buf_set_name, bufnr, uri)
+  end
+  if vim.uri_from_bufnr(bufnr) ~= uri then
+    wrap_uri_from_bufnr()
+  end
+  set_text(bufnr, text)
+  if vim.bo[bufnr].filetype ~= M.FILETYPE then
+    vim.bo[bufnr].filetype = M.FILETYPE
+  end
+  if not known then
+    api.nvim_create_autocmd('BufWipeout', {
+      buffer = bufnr,
+      once = true,
+      callback = function()
+        M.views[bufnr] = nil
+      end,
+    })
+  end
+  if client then
+    vim.lsp.buf_attach_client(bufnr, client.id)
+    if not vim.lsp.semantic_tokens then
+      remark(bufnr, client)
+    end
+  end
+end
+
+local function show(bufnr, mods)
+  for _, win in ipairs(api.nvim_tabpage_list_wins(0)) do
+    if api.nvim_win_get_buf(win) == bufnr then
+      api.nvim_set_current_win(win)
+      return
+    end
+  end
+  if mods and mods ~= '' then
+    vim.cmd(mods .. ' sbuffer ' .. bufnr)
+  elseif vim.o.hidden then
+    api.nvim_win_set_buf(0, bufnr)
+  else -- the session's buffer must stay loaded (the server forgets a closed session)
+    vim.cmd('sbuffer ' .. bufnr)
+  end
+end
+
+--- Open the view of `uri`. opts: client_id, bufnr (the session's buffer), mods (`:vertical`,
+--- `:tab`, ...), on_open(bufnr).
+function M.open(uri, opts)
+  opts = opts or {}
+  local client = client_for(uri, opts.client_id)
+  if not client then
+    notify('no sourcecheck server is running: open the session file first')
+    return
+  end
+  local bufnr = opts.bufnr or session_buffer((M.parse(uri)))
+  request(client, CONTENT, { uri = uri }, function(err, result)
+    if err or type(result) ~= 'table' or type(result.text) ~= 'string' then
+      notify('no text for ' .. uri .. (err and (': ' .. (err.message or vim.inspect(err))) or ''))
+      return
+    end
+    local view = view_buffer(uri)
+    if not view then
+      view = api.nvim_create_buf(true, true)
+    end
+    fill(view, uri, client, result.text)
+    show(view, opts.mods)
+    if opts.on_open then
+      opts.on_open(view)
+    end
+  end, bufnr)
+end
+
+--- Fetch the text of the view in `bufnr` again and show it (marks follow).
+function M.reload(bufnr, client_id)
+  local view = M.views[bufnr]
+  local client = view and client_for(view.uri, client_id or view.client_id)
+  if not client then
+    return
+  end
+  request(client, CONTENT, { uri = view.uri }, function(err, result)
+    if err or type(result) ~= 'table' or type(result.text) ~= 'string' or not api.nvim_buf_is_valid(bufnr) then
+      return
+    end
+    set_text(bufnr, result.text)
+    M.refreshed[view.uri] = (M.refreshed[view.uri] or 0) + 1
+    remark(bufnr, client)
+  end, session_buffer(view.session))
+end
+
+-- -- handlers
+
+--- workspace/textDocumentContent/refresh: the server says a view's text may have changed.
+function M.on_refresh(_, params, ctx)
+  local uri = params and params.uri
+  for bufnr, view in pairs(M.views) do
+    if view.uri == uri and api.nvim_buf_is_valid(bufnr) then
+      M.reload(bufnr, ctx and ctx.client_id)
+    end
+  end
+  return vim.NIL
+end
+
+--- For the client's `handlers` (vim.lsp.config / vim.lsp.start).
+M.handlers = { [REFRESH] = M.on_refresh }
+
+--- The lens command: open the view whose URI is the one argument.
+function M.open_document_view(command, ctx)
+  local uri = command.arguments and command.arguments[1]
+  if not M.is_view_uri(uri) then
+    notify('not a document view: ' .. vim.inspect(uri))
+    return
+  end
+  M.open(uri, { client_id = ctx and ctx.client_id, bufnr = ctx and ctx.bufnr })
+end
+
+--- The client's capabilities with the document view's (LSP 3.18 workspace.textDocumentContent).
+function M.capabilities(extra)
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  capabilities.workspace = capabilities.workspace or {}
+  capabilities.workspace.textDocumentContent = { dynamicRegistration = false }
+  return vim.tbl_deep_extend('force', capabilities, extra or {})
+end
+
+-- -- :SourceCheckView
+
+--- The client and session URI of the current buffer (a session, or a view of one).
+local function current_session()
+  local bufnr = api.nvim_get_current_buf()
+  local view = M.views[bufnr]
+  if view then
+    local client = client_for(view.uri, view.client_id)
+    return client, view.session, session_buffer(view.session)
+  end
+  return clients(bufnr)[1], uri_of(bufnr), bufnr
+end
+
+local function describe(document)
+  local lines, refs = document.lines or 0, document.refs or 0
+  return string.format('%s  (%d line%s, %d ref%s)', document.path, lines, lines == 1 and '' or 's', refs, refs == 1 and '' or 's')
+end
+
+function M.view_command(opts)
+  local path = opts and opts.args or ''
+  local mods = opts and opts.mods or ''
+  local client, session, bufnr = current_session()
+  if not client then
+    notify('this buffer is not a SourceCheck session (no sourcecheck client is attached)')
+    return
+  end
+  request(client, DOCUMENTS, { uri = session }, function(err, documents)
+    if err then
+      notify('could not list the documents: ' .. (err.message or vim.inspect(err)))
+      return
+    end
+    if type(documents) ~= 'table' or #documents == 0 then
+      notify('the session has no documents (or is not analysed yet)', vim.log.levels.WARN)
+      return
+    end
+    local function open(document)
+      if document then
+        M.open(document.uri, { client_id = client.id, bufnr = bufnr, mods = mods })
+      end
+    end
+    if path ~= '' then
+      for _, document in ipairs(documents) do
+        if document.path == path then
+          return open(document)
+        end
+      end
+      local paths = {}
+      for _, document in ipairs(documents) do
+        table.insert(paths, document.path)
+      end
+      notify(string.format('no document %q; the session has: %s', path, table.concat(paths, ', ')))
+      return
+    end
+    vim.ui.select(documents, { prompt = 'SourceCheck document', format_item = describe, kind = 'sourcecheck.document' }, open)
+  end, bufnr)
+end
+
+function M.complete(lead)
+  local client, session, bufnr = current_session()
+  if not client then
+    return {}
+  end
+  local answer = request_sync(client, DOCUMENTS, { uri = session }, 1000, bufnr)
+  local found = {}
+  for _, document in ipairs(answer and answer.result or {}) do
+    if document.path:sub(1, #lead) == lead then
+      table.insert(found, document.path)
+    end
+  end
+  return found
+end
+
+-- -- `:edit sourcecheck:/...`, and go to definition on a document's path (0.10+)
+
+local function read_view(args)
+  local bufnr = args.buf
+  local name = api.nvim_buf_get_name(bufnr)
+  -- Before 0.10 (or so) the name was made a path: /cwd/sourcecheck:/...
+  local at = name:find(M.SCHEME .. ':/', 1, true)
+  local uri = M.views[bufnr] and M.views[bufnr].uri or (at and name:sub(at)) or name
+  local client = client_for(uri, M.views[bufnr] and M.views[bufnr].client_id)
+  local text = 'sourcecheck: no server is running for this view: open the session file first.'
+  if client then
+    local session = M.parse(uri)
+    local answer = request_sync(client, CONTENT, { uri = uri }, 5000, session and session_buffer(session))
+    if answer and answer.result and type(answer.result.text) == 'string' then
+      text = answer.result.text
+    end
+  end
+  fill(bufnr, uri, client, text)
+end
+
+local did_setup = false
+
+--- Define :SourceCheckView, the lens command, the refresh handler (unless one is set), the
+--- highlight groups and the reading of `sourcecheck:/` buffers. Safe to call twice.
+function M.setup()
+  if did_setup then
+    return M
+  end
+  did_setup = true
+  vim.lsp.commands[M.OPEN_VIEW] = M.open_document_view
+  if vim.lsp.handlers[REFRESH] == nil then
+    vim.lsp.handlers[REFRESH] = M.on_refresh
+  end
+  api.nvim_create_user_command('SourceCheckView', M.view_command, {
+    nargs = '?',
+    complete = M.complete,
+    desc = 'Open a document of the SourceCheck session as text',
+  })
+  local group = api.nvim_create_augroup('sourcecheck.view', { clear = true })
+  M.highlights()
+  api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.highlights })
+  api.nvim_create_autocmd('BufReadCmd', { group = group, pattern = M.SCHEME .. ':/*', callback = read_view })
+  return M
+end
+
+return M
