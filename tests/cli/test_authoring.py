@@ -297,7 +297,9 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     data["annotations"].append({"claim": claim, "sources": [{**source, "polarity": "supports", "confidence": 0.9}]})
     write("s.json", json.dumps(data, indent=2, ensure_ascii=False))
     code, out, _ = sc(capsys, "s.json")
-    assert code == 0 and out.endswith("ok: 2 refs: 2 resolved, 0 failed; no findings\n")
+    assert code == 0 and out.endswith(
+        "ok: 2 refs: 2 resolved, 0 failed; no findings\ns.json: 1 claim: 1 supported; 75% of article.txt uncited\n"
+    )
     assert sc(capsys, "sync", "s.json") == (0, "s.json: up to date\n", "")
 
     write("report.txt", "Summary\nThe outcome of the trial was unclear.\nConfidence is high.\n")

@@ -23,7 +23,9 @@ def run(*args, stdin=None, env=None):
 def test_a_good_session_exits_0_with_a_summary():
     result = run(FIXTURES / "orbit-article.sourcecheck.json")
     assert result.returncode == 0
-    assert result.stdout.decode().strip().endswith("ok: 11 refs: 11 resolved, 0 failed; no findings")
+    *_, refs, claims = result.stdout.decode().splitlines()
+    assert refs.endswith("ok: 11 refs: 11 resolved, 0 failed; no findings")
+    assert claims.endswith("4 claims: 3 supported, 1 contested; 62% of article uncited")
     assert result.stderr == b""
 
 
@@ -36,7 +38,10 @@ def test_findings_are_clickable_file_line_col_lines_with_the_line_underlined():
     )
     assert out[1] == '  18 |           "str": "the"'
     assert out[2] == "     |                  ^^^^^"
-    assert out[-1] == f"{path}: failed: 2 refs: 1 resolved, 1 failed; 1 error"
+    assert out[-2:] == [
+        f"{path}: failed: 2 refs: 1 resolved, 1 failed; 1 error",
+        f"{path}: 1 claim: 1 unresolved; 100% of article uncited",
+    ]
 
 
 def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
@@ -54,7 +59,24 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
     ]
     assert payload["refs"] == [
         {"pointer": "/annotations/0/claim", "valid": False, "text": None},
-        {"pointer": "/annotations/0/sources/0", "valid": True, "text": "outcome of the trial was positive"},
+        {
+            "pointer": "/annotations/0/sources/0",
+            "valid": True,
+            "text": "outcome of the trial was positive",
+            "path": "report",
+            "start": {"line": 2, "column": 4},
+            "end": {"line": 2, "column": 37},
+        },
+    ]
+    assert payload["annotations"] == [
+        {
+            "pointer": "/annotations/0",
+            "verdict": "unresolved",
+            "supports": 1,
+            "refutes": 0,
+            "support_strength": 0.9,
+            "refute_strength": None,
+        }
     ]
 
 

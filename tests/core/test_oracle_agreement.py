@@ -8,7 +8,7 @@ import pytest
 from bench.sessiongen import generate
 from sourcecheck.cli.main import report_json
 from sourcecheck.core.analysis import Analysis
-from tests.support.oracle import judge
+from tests.support.oracle import judge, review
 
 
 def compare(text: str) -> None:
@@ -19,7 +19,14 @@ def compare(text: str) -> None:
         assert "invalid-json" in {f["code"] for f in got["findings"]}
         return
     assert sorted((f["code"], f["pointer"]) for f in got["findings"]) == sorted(expected["findings"])
-    assert got["refs"] == expected["refs"]
+    assert [{k: r[k] for k in ("pointer", "valid", "text")} for r in got["refs"]] == expected["refs"]
+    reviewed = review(text)
+    assert reviewed is not None
+    spans = {r["pointer"]: {k: r[k] for k in ("path", "start", "end")} for r in got["refs"] if r["valid"]}
+    assert spans == reviewed["spans"]
+    assert all(set(r) == {"pointer", "valid", "text"} for r in got["refs"] if not r["valid"])
+    assert got["annotations"] == reviewed["annotations"]
+    assert got["uncited"] == reviewed["uncited"]
 
 
 def report_json_for(text: str) -> dict:

@@ -279,3 +279,133 @@ def judge(text: str) -> dict[str, Any]:
     codes = {c for c, _ in findings}
     exit_code = 2 if codes & EXIT2 else 1 if codes & EXIT1 else 0
     return {"exit_code": exit_code, "findings": findings, "refs": refs}
+
+
+def review(text: str) -> dict[str, Any] | None:
+    """RULES.md's verdicts and coverage, read plainly: for every valid ref its path and span,
+    one verdict per item of ``annotations``, the uncited runs of every cited document.
+    None when the text is not JSON."""
+
+    def bad_constant(name: str) -> Any:
+        raise ValueError(name)
+
+    try:
+        root = json.loads(text, parse_constant=bad_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(root, dict):
+        return {"spans": {}, "annotations": [], "uncited": []}
+    holder = root.get("session") if "session" in root else root
+    raw_docs = holder.get("documents") if isinstance(holder, dict) else None
+    docs: dict[str, str] = {}
+    order: list[str] = []
+    for doc in raw_docs if isinstance(raw_docs, list) else []:
+        if isinstance(doc, dict) and isinstance(doc.get("path"), str) and isinstance(doc.get("content"), str):
+            if doc["path"] not in docs:
+                docs[doc["path"]] = doc["content"]
+                order.append(doc["path"])
+
+    def where(content: str, offset: int) -> dict[str, int]:
+        before = content[:offset]
+        return {"line": before.count("\n") + 1, "column": offset - (before.rfind("\n") + 1)}
+
+    def resolve(value: Any) -> tuple[str, int, int] | None:
+        """(path, start offset, end offset) of a ref that resolves, else None."""
+        if not isinstance(value, dict) or not isinstance(value.get("path"), str) or value["path"] not in docs:
+            return None
+        content = docs[value["path"]]
+        lines = content.split("\n")
+        columns = []
+        for side in ("start", "end"):
+            b = value.get(side)
+            if not isinstance(b, dict) or isinstance(b.get("line"), bool) or not isinstance(b.get("line"), int):
+                return None
+            if not isinstance(b.get("str"), str) or not b["str"] or not 1 <= b["line"] <= len(lines):
+                return None
+            hits = _count(lines[b["line"] - 1], b["str"])
+            if len(hits) != 1:
+                return None
+            columns.append(sum(len(x) + 1 for x in lines[: b["line"] - 1]) + hits[0])
+        if value["start"]["line"] > value["end"]["line"]:
+            return None
+        start, end = columns[0], columns[1] + len(value["end"]["str"])
+        if start >= end:
+            return None
+        return value["path"], start, end
+
+    def good_confidence(c: Any) -> bool:
+        return not isinstance(c, bool) and isinstance(c, (int, float)) and math.isfinite(c) and 0 <= c <= 1
+
+    spans: dict[str, dict[str, Any]] = {}
+    verdicts: list[dict[str, Any]] = []
+    covered: dict[str, list[bool]] = {}
+    cited: set[str] = set()
+    items = root.get("annotations")
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        claim = item.get("claim") if isinstance(item, dict) else None
+        if isinstance(claim, dict) and isinstance(claim.get("path"), str):
+            cited.add(claim["path"])
+        claim_span = resolve(claim)
+        if claim_span is not None:
+            path, start, end = claim_span
+            marks = covered.setdefault(path, [False] * len(docs[path]))
+            for k in range(start, end):
+                marks[k] = True
+        sides: dict[str, list[Any]] = {"supports": [], "refutes": []}
+        sources = item.get("sources") if isinstance(item, dict) else None
+        for source in sources if isinstance(sources, list) else []:
+            polarity = source.get("polarity") if isinstance(source, dict) else None
+            confidence = source.get("confidence") if isinstance(source, dict) else None
+            if resolve(source) and isinstance(polarity, str) and polarity in sides and good_confidence(confidence):
+                sides[polarity].append(confidence)
+        if claim_span is None:
+            verdict = "unresolved"
+        elif sides["supports"] and sides["refutes"]:
+            verdict = "contested"
+        elif sides["supports"]:
+            verdict = "supported"
+        elif sides["refutes"]:
+            verdict = "refuted"
+        else:
+            verdict = "unverified"
+        verdicts.append(
+            {
+                "pointer": f"/annotations/{i}",
+                "verdict": verdict,
+                "supports": len(sides["supports"]),
+                "refutes": len(sides["refutes"]),
+                "support_strength": max(sides["supports"]) if sides["supports"] else None,
+                "refute_strength": max(sides["refutes"]) if sides["refutes"] else None,
+            }
+        )
+        for key, value in [("claim", claim)] + [
+            (f"sources/{j}", s) for j, s in enumerate(sources if isinstance(sources, list) else [])
+        ]:
+            found = resolve(value)
+            if found is not None:
+                path, start, end = found
+                spans[f"/annotations/{i}/{key}"] = {
+                    "path": path,
+                    "start": where(docs[path], start),
+                    "end": where(docs[path], end),
+                }
+    uncited = []
+    for path in order:
+        if path not in cited:
+            continue
+        content = docs[path]
+        marks = covered.get(path, [False] * len(content))
+        runs, k, uncited_chars = [], 0, 0
+        while k < len(content):
+            if marks[k]:
+                k += 1
+                continue
+            j = k
+            while j < len(content) and not marks[j]:
+                j += 1
+            if content[k:j].strip():
+                runs.append({"start": where(content, k), "end": where(content, j)})
+                uncited_chars += j - k
+            k = j
+        uncited.append({"path": path, "characters": len(content), "uncited_characters": uncited_chars, "runs": runs})
+    return {"spans": spans, "annotations": verdicts, "uncited": uncited}

@@ -27,8 +27,9 @@ from .. import __version__
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
-from ..core.session import Finding, Severity, pointer
+from ..core.session import Finding, Ref, Severity, pointer
 from ..core.syntax import escape_lone_surrogates
+from ..core.verdicts import span_json
 from . import authoring
 from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_results
 
@@ -41,10 +42,24 @@ class Checked:
     analysis: Analysis | None = None
     unreadable: str | None = None
     warning: str | None = None  # readable, but not as JSON should be written (BOM, empty)
+    fail_on: frozenset[str] = frozenset()  # verdicts that fail the check (--fail-on)
 
     @property
     def exit_code(self) -> int:
-        return 2 if self.analysis is None else self.analysis.exit_code
+        if self.analysis is None:
+            return 2
+        worst = self.analysis.exit_code
+        return max(worst, 1) if self.failing_verdicts() else worst
+
+    def failing_verdicts(self) -> str:
+        """The claims whose verdict ``--fail-on`` names, counted (empty: none)."""
+        if self.analysis is None or not self.fail_on:
+            return ""
+        summary = self.analysis.summary
+        counted = [(summary.count(v), v) for v in sorted(self.fail_on - {"weak"})]
+        if "weak" in self.fail_on:
+            counted.append((sum(1 for v in summary.verdicts if v.weak), "weak"))
+        return ", ".join(f"{n} {verdict}" for n, verdict in counted if n)
 
 
 MAX_SIZE_MB = 64
@@ -113,13 +128,22 @@ def report_json(checked: Checked) -> dict[str, Any]:
     if checked.analysis is None:
         return {"exit_code": 2, "error": f"{checked.name}: {checked.unreadable}", "findings": [], "refs": []}
     analysis = checked.analysis
+    summary = analysis.summary
     return {
-        "exit_code": analysis.exit_code,
+        "exit_code": checked.exit_code,
         "findings": [finding_json(analysis, f) for f in analysis.findings],
-        "refs": [
-            {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text} for ref in analysis.session.refs
-        ],
+        "refs": [ref_json(ref) for ref in analysis.session.refs],
+        "annotations": [verdict.as_json() for verdict in summary.verdicts],
+        "uncited": [coverage.as_json() for coverage in summary.coverage],
     }
+
+
+def ref_json(ref: Ref) -> dict[str, Any]:
+    """A ref in ``--json``: pointer, validity and text, and the span of a valid one."""
+    found: dict[str, Any] = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text}
+    if ref.valid:
+        found.update(span_json(ref))
+    return found
 
 
 def dump_json(value: Any) -> str:
@@ -197,11 +221,17 @@ def report_human(checked: Checked, style: Style, out: TextIO) -> None:
             out.write(line + "\n")
     verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
     out.write(f"{style(checked.name, '1')}: {verdict}: {summary(checked)}\n")
+    if analysis.summary.verdicts:
+        out.write(f"{style(checked.name, '1')}: {visible(analysis.summary.line())}\n")
+        failing = checked.failing_verdicts()
+        if failing:
+            out.write(f"{style(checked.name, '1')}: {style('failed', '1;31')}: {failing} (--fail-on)\n")
 
 
 # --- main -------------------------------------------------------------------------
 
 FORMATS = ("human", "json", "github", "sarif")
+FAIL_ON = frozenset({"unresolved", "unverified", "refuted", "contested", "weak"})
 
 
 @dataclass
@@ -214,8 +244,20 @@ class Rendered:
     note: str | None = None  # the one line for stderr
 
 
-def render(name: str, data: bytes | None, fmt: str, colour: bool, max_size_mb: int = MAX_SIZE_MB) -> Rendered:
-    checked = read_input(name, max_size_mb) if data is None else check_bytes(name, data)
+@dataclass(frozen=True)
+class Options:
+    """How to check and report (the command line's options)."""
+
+    fmt: str = "human"
+    colour: bool = False
+    max_size_mb: int = MAX_SIZE_MB
+    fail_on: frozenset[str] = frozenset()
+
+
+def render(name: str, data: bytes | None, options: Options) -> Rendered:
+    checked = read_input(name, options.max_size_mb) if data is None else check_bytes(name, data)
+    checked.fail_on = options.fail_on
+    fmt, colour = options.fmt, options.colour
     note = (
         f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}"
         if (checked.unreadable or checked.warning)
@@ -240,8 +282,8 @@ def render(name: str, data: bytes | None, fmt: str, colour: bool, max_size_mb: i
     return result
 
 
-def _render_job(job: tuple[str, str, bool, int]) -> Rendered:
-    return render(job[0], None, job[1], job[2], job[3])
+def _render_job(job: tuple[str, Options]) -> Rendered:
+    return render(job[0], None, job[1])
 
 
 def use_colour(choice: str, stream: TextIO) -> bool:
@@ -296,24 +338,27 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="colour the text output (default: auto, off when piped or NO_COLOR is set)",
     )
+    parser.add_argument(
+        "--fail-on",
+        metavar="VERDICTS",
+        default="",
+        help="also exit 1 when a claim has one of these verdicts, comma-separated: "
+        "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
+    )
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
 
-def check_all(files: list[str], fmt: str, colour: bool, jobs: int, max_size_mb: int = MAX_SIZE_MB) -> list[Rendered]:
+def check_all(files: list[str], options: Options, jobs: int) -> list[Rendered]:
     stdin_data = sys.stdin.buffer.read() if "-" in files else None
     on_disk = [name for name in files if name != "-"]
     rendered: dict[str, Rendered] = {}
     if jobs > 1 and len(on_disk) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
-            for name, result in zip(
-                on_disk, pool.map(_render_job, [(n, fmt, colour, max_size_mb) for n in on_disk]), strict=True
-            ):
+            for name, result in zip(on_disk, pool.map(_render_job, [(n, options) for n in on_disk]), strict=True):
                 rendered[name] = result
     return [
-        render(name, stdin_data, fmt, colour)
-        if name == "-"
-        else rendered.get(name) or render(name, None, fmt, colour, max_size_mb)
+        render(name, stdin_data, options) if name == "-" else rendered.get(name) or render(name, None, options)
         for name in files
     ]
 
@@ -336,7 +381,17 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
-    results = check_all(files, fmt, use_colour(args.color, sys.stdout), jobs, args.max_size_mb)
+    fail_on = (
+        frozenset(part.strip() for part in args.fail_on.split(",") if part.strip()) if args.fail_on else frozenset()
+    )
+    unknown = fail_on - FAIL_ON
+    if unknown:
+        sys.stderr.write(
+            f"sourcecheck: --fail-on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}\n"
+        )
+        return 2
+    options = Options(fmt, use_colour(args.color, sys.stdout), args.max_size_mb, fail_on)
+    results = check_all(files, options, jobs)
     for result in results:
         if result.note:
             sys.stderr.write(result.note + "\n")

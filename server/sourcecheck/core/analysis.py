@@ -37,6 +37,7 @@ from .syntax import (
     to_python,
 )
 from .text import Text
+from .verdicts import Summary, summarize
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
 
@@ -164,6 +165,11 @@ class Analysis:
             keys = {m.key.value for m in root.members}
             return "annotations" in keys and bool(keys & {"documents", "session"})
         return False
+
+    @cached_property
+    def summary(self) -> Summary:
+        """Verdicts of the annotations and the uncited text of the cited documents."""
+        return summarize(self.session, self.value)
 
     @property
     def exit_code(self) -> int:
