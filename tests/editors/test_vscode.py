@@ -167,11 +167,15 @@ ARTICLE = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
 VIEW_CHECK = Path(__file__).with_name("vscode_view_check.mjs")
 
 
-def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tmp_path):
+def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tmp_path, monkeypatch):
     """The writer's loop in real VS Code: SourceCheck: Open Document View, pick a document,
     select a span of its text, choose "Cite … as a source that supports …"; the session
     file gets a source that resolves to exactly that span."""
     selected = "cold start p50 drops from 820ms to 517ms"
+    text = ARTICLE.read_text(encoding="utf-8")
+    at = text.index('"str": "cuts"') + len('"str": "')
+    before = text[:at]
+    monkeypatch.setenv("SOURCECHECK_SUGGEST_AT", f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}")
     seen = run_vscode(
         tmp_path,
         str(BIN / "sourcecheck-ls"),
@@ -183,6 +187,7 @@ def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tm
     shown = seen["view"].replace("\xa0", " ")  # as the editor renders it
     assert "Orbit 2.4.0 release notes\nPerformance: cold start p50 drops from 820ms to 517ms" in shown, shown
     assert any("as a source that supports" in title for title in seen["actions"]), seen["actions"]
+    assert any("cuts" in label for label in seen["suggestions"]), seen["suggestions"]  # completion works there too
     from sourcecheck.core.analysis import Analysis
 
     analysis = Analysis(seen["text"])

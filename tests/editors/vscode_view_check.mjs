@@ -9,7 +9,7 @@ const { chromium } = createRequire(`${process.env.NODE_PATH}/`)("playwright-core
 
 const [url, folder, file, documentPath, line, column, length, shots] = process.argv.slice(2);
 const wait = Number(process.env.SOURCECHECK_WAIT_MS ?? 90000);
-const seen = { view: "", actions: [], error: null };
+const seen = { view: "", actions: [], suggestions: [], error: null };
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
@@ -32,6 +32,23 @@ try {
   await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
   // The server is up once the session's code lenses are shown.
   await page.waitForSelector(".codelens-decoration", { timeout: wait });
+
+  // Completion in the session file: the boundary strings of the line a str names.
+  const suggestAt = process.env.SOURCECHECK_SUGGEST_AT;
+  if (suggestAt) {
+    await command("Go to Line/Column");
+    await page.waitForTimeout(300);
+    await page.keyboard.type(suggestAt);
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".suggest-widget .monaco-list-row", { timeout: 30000 });
+    await page.waitForTimeout(500);
+    seen.suggestions = await page.evaluate(() => [...document.querySelectorAll(".suggest-widget .monaco-list-row")].map((r) => r.getAttribute("aria-label") || r.innerText.trim()));
+    await page.screenshot({ path: `${shots}/completion.png` });
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+  }
 
   await command("SourceCheck: Open Document View");
   await page.waitForSelector(".quick-input-widget .monaco-list-row", { timeout: 30000 });
@@ -75,6 +92,7 @@ try {
   await command("File: Save");
   await page.waitForTimeout(1500);
   await page.screenshot({ path: `${shots}/cited.png` });
+
 } catch (error) {
   seen.error = String(error);
   await page.screenshot({ path: `${shots}/error.png` }).catch(() => undefined);
