@@ -188,10 +188,13 @@ def test_github_format_prints_workflow_annotations():
     path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
     result = run("--format", "github", path)
     assert result.returncode == 1
-    (line,) = result.stdout.decode().splitlines()
+    line, notice = result.stdout.decode().splitlines()
     assert line.startswith(
         f"::error file={path},line=18,col=18,endLine=18,endColumn=23,title=sourcecheck boundary-ambiguous::"
     )
+    assert (
+        notice == f"::notice file={path},title=sourcecheck verdicts::1 claim: 1 unresolved; 100%25 of article uncited"
+    )  # % escaped
     assert line.endswith("occurs twice on line 2 of `article`; extend it until it is unique")
 
 

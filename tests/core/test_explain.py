@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.explain import (
     Block,
@@ -10,10 +12,12 @@ from sourcecheck.core.explain import (
     Plain,
     Rule,
     Strong,
-    coverage_title,
+    citations_title,
+    coverage_of,
     describe_document,
     describe_ref,
     marked_line,
+    uncited_title,
     verdict_title,
 )
 from tests.support.helpers import claim, session, source
@@ -72,13 +76,58 @@ def test_a_document_is_told_with_its_size_and_citations():
     assert describe_document(analysis, "nowhere") == []
 
 
-def test_verdict_and_coverage_titles():
-    analysis = analysis_of(
-        session([{"claim": claim(), "sources": [source(confidence=0.95), source(polarity="refutes", confidence=0.5)]}])
-    )
-    assert verdict_title(analysis.session.annotations[0]) == "contested: 1 supports (max 0.95) · 1 refutes (max 0.5)"
-    article = analysis.session.by_path["article"]
-    assert coverage_title(analysis, article) == "cited by 1 ref · 1 of 3 lines covered"
+SECOND = {"start": (3, "Confidence"), "end": (3, "high.")}  # another span of the report
+
+
+@pytest.mark.parametrize(
+    "sources, title",
+    [
+        ([source(confidence=0.95), source(confidence=0.5, **SECOND)], "supported: 2 supports (max 0.95)"),
+        ([source(confidence=0.2)], "supported only weakly: 1 supports (max 0.2)"),
+        (
+            [source(confidence=0.8), source(polarity="refutes", confidence=0.9, **SECOND)],
+            "contested: 1 supports (max 0.8) · 1 refutes (max 0.9)",
+        ),
+        ([source(polarity="refutes", confidence=0.9)], "refuted: 1 refutes (max 0.9)"),
+        ([source(polarity="refutes", confidence=0.1)], "refuted only weakly: 1 refutes (max 0.1)"),
+        ([source(confidence=1)], "supported: 1 supports (max 1)"),
+        ([], "unverified: no source counts"),
+        ([source(polarity="Supports"), source(confidence="high", **SECOND)], "unverified: no source counts"),
+    ],
+)
+def test_a_verdict_title_names_the_verdict_and_the_counted_sources_it_comes_from(sources, title):
+    analysis = analysis_of(session([{"claim": claim(), "sources": sources}]))
+    (verdict,) = analysis.summary.verdicts
+    assert verdict_title(verdict) == title
+
+
+def test_only_counted_sources_are_counted_in_a_verdict_title():
+    sources = [source(confidence=0.6), source(confidence=7, **SECOND), source("nowhere", confidence=0.99)]
+    analysis = analysis_of(session([{"claim": claim(), "sources": sources}]))
+    assert verdict_title(analysis.summary.verdicts[0]) == "supported: 1 supports (max 0.6)"
+
+
+def test_a_claim_that_does_not_resolve_and_an_item_that_is_no_object_are_unresolved():
+    analysis = analysis_of(session([{"claim": claim(start=(2, "the")), "sources": [source()]}, 7]))
+    assert [verdict_title(v) for v in analysis.summary.verdicts] == ["unresolved: the claim does not resolve"] * 2
+
+
+def test_a_document_title_counts_the_refs_citing_it_and_its_uncited_passages():
+    analysis = analysis_of(session())
+    article, report = analysis.session.documents
+    assert citations_title(analysis, article) == "cited by 1 ref"
+    coverage = coverage_of(analysis, article)
+    assert coverage is not None and [(run.start, run.end) for run in coverage.runs] == [(0, 20), (40, 71)]
+    assert uncited_title(coverage) == "2 uncited passages (72%)"
+    assert coverage_of(analysis, report) is None  # cited by a source only
+
+
+def test_a_cited_document_is_told_with_how_much_of_it_no_claim_cites():
+    told = describe_document(analysis_of(session()), "article")
+    assert told[2] == Para(("72% of its text is cited by no claim (2 passages)",))
+    whole = session([{"claim": claim("article", (1, "The"), (3, "line.")), "sources": [source()]}])
+    assert describe_document(analysis_of(whole), "article")[2] == Para(("all of its text is cited by claims",))
+    assert len(describe_document(analysis_of(session()), "report")) == 2  # no claim cites it: nothing to say
 
 
 def test_a_marked_line_puts_carets_under_wide_characters_at_their_width():

@@ -337,17 +337,83 @@ async def test_the_outline_lists_documents_and_annotations_with_their_sources(ed
     ]
 
 
-async def test_code_lens_gives_verdicts_and_coverage(editor, client):
-    uri, text = open_article(editor)
-    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc_id(uri)))
-    titles = [lens.command.title for lens in lenses if lens.command.command != "sourcecheck.openDocumentView"]
-    assert titles == [
-        "cited by 4 refs · 4 of 7 lines covered",
-        "cited by 3 refs · 3 of 5 lines covered",
-        "cited by 3 refs · 2 of 3 lines covered",
-        "cited by 1 ref · 1 of 3 lines covered",
-        "2 supports (max 0.95)",
-        "contested: 1 supports (max 0.8) · 2 refutes (max 0.9)",
-        "1 supports (max 0.9)",
-        "1 supports (max 0.95)",
+async def code_lenses(client, uri):
+    """The lenses of a file, each resolved as an editor resolves those it shows."""
+    lenses = list(await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc_id(uri))))
+    return [lens if lens.command else await client.code_lens_resolve_async(lens) for lens in lenses]
+
+
+def listed(editor, uri, lens):
+    """The text of the session file each location of a ``sourcecheck.showReferences`` lens
+    selects, read in the negotiated encoding."""
+    session_uri, position, locations = lens.command.arguments
+    assert session_uri == uri and position == {"line": lens.range.start.line, "character": lens.range.start.character}
+    assert all(location["uri"] == uri for location in locations)
+    return [
+        editor.range_text(
+            uri,
+            types.Range(
+                start=types.Position(**location["range"]["start"]), end=types.Position(**location["range"]["end"])
+            ),
+        )
+        for location in locations
     ]
+
+
+async def test_code_lens_gives_verdicts_citations_and_uncited_passages(editor, client):
+    uri, text = open_article(editor)
+    lenses = await code_lenses(client, uri)
+    assert [lens.command.title for lens in lenses] == [
+        "cited by 4 refs",
+        "4 uncited passages (62%)",
+        "open as text",
+        "cited by 3 refs",
+        "open as text",
+        "cited by 3 refs",
+        "open as text",
+        "cited by 1 ref",
+        "open as text",
+        "supported: 2 supports (max 0.95)",
+        "contested: 1 supports (max 0.8) · 2 refutes (max 0.9)",
+        "supported: 1 supports (max 0.9)",
+        "supported: 1 supports (max 0.95)",
+    ]
+    assert {lens.command.command for lens in lenses} == {"sourcecheck.showReferences", "sourcecheck.openDocumentView"}
+
+
+async def test_code_lens_locations_select_exactly_the_refs_and_the_uncited_text(editor, client):
+    value = json.loads(ARTICLE.read_text(encoding="utf-8"))
+    text = json.dumps(value, ensure_ascii=False)  # one line: every location after CJK and emoji
+    uri = "file:///one-line.sourcecheck.json"
+    editor.open(uri, text)
+    lenses = await code_lenses(client, uri)
+    by_title = {lens.command.title: lens for lens in reversed(lenses)}  # the first of each title
+
+    def citing(path):
+        return [r for a in value["annotations"] for r in [a["claim"], *a["sources"]] if r["path"] == path]
+
+    assert [json.loads(t) for t in listed(editor, uri, by_title["cited by 4 refs"])] == citing("article")
+    assert [json.loads(t) for t in listed(editor, uri, by_title["cited by 1 ref"])] == citing("forum/thread-42")
+    contested = by_title["contested: 1 supports (max 0.8) · 2 refutes (max 0.9)"]
+    assert [json.loads(t) for t in listed(editor, uri, contested)] == value["annotations"][1]["sources"]
+    article = value["documents"][0]["content"]
+    passages = [json.loads(f'"{raw}"') for raw in listed(editor, uri, by_title["4 uncited passages (62%)"])]
+    assert passages == [
+        "# Orbit 2.4: faster starts, fewer surprises 🚀\n\nOrbit 2.4 ",
+        " on the reference benchmark.\nThe team says ",
+        ", a claim the forum disputes.\nIn Shanghai the release notes were published as 《轨道 2.4 发布说明》 "
+        "on the same day.\n",
+        " for the default profile.\nSupport for the ",
+    ]
+    assert all(passage in article for passage in passages)
+
+
+async def test_no_code_lens_carries_an_empty_command(editor, client):
+    path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
+    uri, text = path.as_uri(), path.read_text()
+    editor.open(uri, text)
+    lenses = await code_lenses(client, uri)
+    assert all(lens.command is not None and lens.command.command for lens in lenses)
+    assert lenses[-1].command.title == "unresolved: the claim does not resolve"
+    (source,) = listed(editor, uri, lenses[-1])
+    assert json.loads(source) == json.loads(text)["annotations"][0]["sources"][0]

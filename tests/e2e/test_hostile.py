@@ -165,6 +165,7 @@ async def test_hostile_text_is_escaped_everywhere_it_is_shown(editor, client):
         types.InlayHintParams(text_document=doc, range=editor.range_of(uri, 0, len(text)))
     )
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc))
+    lenses = [lens if lens.command else await client.code_lens_resolve_async(lens) for lens in lenses]
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc))
     shown = [
         hover.contents.value,

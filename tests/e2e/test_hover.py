@@ -136,3 +136,41 @@ async def test_hover_copes_with_any_json_value_as_polarity_and_confidence(editor
         for needle in ('"str": "ok"', '"str": "some"'):
             hover = await editor.hover(uri, text.index(needle) + 8)
             assert "does not resolve" in hover.contents.value or "ok" in hover.contents.value
+
+
+async def test_a_findings_quoted_values_are_inline_code_without_escaped_backticks(editor):
+    path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
+    uri, text = path.as_uri(), path.read_text()
+    editor.open(uri, text)
+    value = (await editor.hover(uri, text.index('"the"') + 1)).contents.value
+    assert '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique' in value.split("\n")
+    assert "\\`" not in value
+
+
+async def test_a_quoted_value_holding_backticks_stays_one_code_span(editor):
+    content = "x a`b <b> a`b <b> end"
+    uri = "file:///ticks.sourcecheck.json"
+    text = session_text(single_claim("d", content, "a`b <b>", "end"))
+    editor.open(uri, text)
+    value = (await editor.hover(uri, text.index('"str": "a') + 9)).contents.value
+    assert '• ``"a`b <b>"`` occurs twice on line 1 of `d`; extend it until it is unique' in value.split("\n")
+
+
+async def test_a_client_without_markdown_gets_a_findings_message_as_it_is():
+    capabilities = client_capabilities("neovim@v0.11")
+    capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
+    path = FIXTURES / "broken" / "boundary-not-found.sourcecheck.json"
+    async with started(capabilities) as editor:
+        uri, text = path.as_uri(), path.read_text()
+        editor.open(uri, text)
+        value = (await editor.hover(uri, text.index('"result"') + 1)).contents.value
+        assert (
+            '• `"result"` does not occur on line 2 of `report`; check the line number and the exact text '
+            "(matching is exact, case and accents included)"
+        ) in value.split("\n")
+
+
+async def test_hover_on_a_cited_document_path_gives_its_uncited_share(editor):
+    uri, text = open_article(editor)
+    value = (await editor.hover(uri, text.index('"path": "article"') + 10)).contents.value
+    assert "62% of its text is cited by no claim (4 passages)" in value

@@ -73,7 +73,18 @@ def run_vscode(
         )
     )
     common = [code_server, "--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(extensions)]
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "SOURCECHECK_WAIT_MS": str(wait_ms)}
+    sockets = tmp_path / "tmp"  # code-server's IPC and git sockets, removed with tmp_path
+    sockets.mkdir()
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "SOURCECHECK_WAIT_MS": str(wait_ms),
+        "TMPDIR": str(sockets),
+        "XDG_RUNTIME_DIR": str(sockets),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg-cache"),
+    }
     subprocess.run([*common, "--install-extension", str(VSIX)], check=True, capture_output=True, env=env, timeout=120)
     server = subprocess.Popen(
         [

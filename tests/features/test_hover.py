@@ -3,9 +3,11 @@
 import json
 import re
 
+import pytest
 from lsprotocol import types
 
 from sourcecheck.lsp.features.hover import hover
+from sourcecheck.lsp.markup import message_pieces
 from tests.support.lsp_support import single_claim
 from tests.support.views import (
     at,
@@ -146,3 +148,94 @@ def test_hover_outside_any_ref_or_path_gives_nothing():
     view = view_of(ORBIT)
     assert hover(view, types.HoverParams(text_document=doc(), position=types.Position(line=0, character=0))) is None
     assert hover_at(view, '"content"', 3) is None
+
+
+# --- messages with quoted values, and a document's uncited share
+
+
+def code_spans(markdown: str) -> tuple[list[str], str]:
+    """The inline code spans of one markdown paragraph, read as CommonMark does (a run of
+    n backticks opens a span that the next run of exactly n closes; one space each side
+    is stripped when both are there), and the text outside them."""
+    spans, outside, at = [], [], 0
+    while at < len(markdown):
+        if markdown[at] != "`" or (at and markdown[at - 1] == "\\"):
+            outside.append(markdown[at])
+            at += 1
+            continue
+        run = re.match(r"`+", markdown[at:]).group()
+        closing = re.compile(r"(?<!`)" + run + r"(?!`)")
+        found = closing.search(markdown, at + len(run))
+        if found is None:
+            outside.append(run)
+            at += len(run)
+            continue
+        inner = markdown[at + len(run) : found.start()]
+        if len(inner) > 2 and inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+            inner = inner[1:-1]
+        spans.append(inner)
+        at = found.end()
+    return spans, "".join(outside)
+
+
+def message_line(value: str) -> str:
+    (line,) = [line for line in value.split("\n") if line.startswith("• ")]
+    return line
+
+
+def test_a_findings_quoted_values_are_inline_code_without_escaped_backticks():
+    view = view_of(fixture("broken/boundary-ambiguous"))
+    line = message_line(hover_at(view, '"the"', 1).contents.value)
+    assert line == '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique'
+    assert "\\`" not in line
+    spans, _ = code_spans(line)
+    assert spans == ['"the"', "article"]
+
+
+def test_a_quoted_value_holding_backticks_is_one_code_span_with_a_longer_fence():
+    content = "x a`b [y](command:z) <b> a`b [y](command:z) <b> end"
+    text = session_text(single_claim("d`x", content, "a`b [y](command:z) <b>", "end"))
+    line = message_line(hover_at(view_of(text), '"str": "a', 9).contents.value)
+    spans, outside = code_spans(line)
+    assert spans == ['"a`b [y](command:z) <b>"', "d`x"]
+    assert outside == "•  occurs twice on line 1 of ; extend it until it is unique"
+    assert "\\`" not in line and "command:" not in outside and "<b>" not in outside
+
+
+def test_the_prose_of_a_message_stays_escaped():
+    view = view_of(fixture("broken/boundary-not-found"))
+    line = message_line(hover_at(view, '"result"', 1).contents.value)
+    spans, outside = code_spans(line)
+    assert spans == ['"result"', "report"]
+    assert outside.endswith("the exact text \\(matching is exact, case and accents included\\)")
+
+
+@pytest.mark.parametrize(
+    "message, pieces",
+    [
+        ('`"the"` occurs twice', [('"the"', True), (" occurs twice", False)]),
+        ('`"a`b"` and `"a` b"` end', [('"a`b"', True), (" and ", False), ('"a` b"', True), (" end", False)]),
+        ("of `d`x`; extend", [("of ", False), ("d`x", True), ("; extend", False)]),
+        ('add `"documents": []` and `x`', [("add ", False), ('"documents": []', True), (" and ", False), ("x", True)]),
+        ('`"a long value cut…` occurs', [('"a long value cut…', True), (" occurs", False)]),
+        ("one ` alone", [("one ` alone", False)]),
+        ("", []),
+    ],
+)
+def test_a_message_is_cut_into_prose_and_the_values_it_quotes(message, pieces):
+    assert message_pieces(message) == pieces
+    assert "".join(f"`{text}`" if quoted else text for text, quoted in pieces) == message
+
+
+def test_a_client_without_markdown_gets_the_message_as_it_is():
+    view = view_of(fixture("broken/boundary-ambiguous"), markdown=False)
+    value = hover_at(view, '"the"', 1).contents.value
+    assert '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique' in value.split("\n")
+
+
+def test_hover_on_a_cited_document_path_gives_its_uncited_share():
+    value = hover_at(view_of(ORBIT), '"path": "article"', 10).contents.value
+    assert "cited by 4 refs (4 claims, 0 sources)" in value
+    assert "62% of its text is cited by no claim (4 passages)" in value
+    sources_only = hover_at(view_of(ORBIT), '"path": "发布说明"', 10).contents.value
+    assert "of its text" not in sources_only  # no claim cites it: no share to tell

@@ -1,4 +1,8 @@
-"""Findings in the forms CI systems read: GitHub workflow commands and SARIF 2.1.0."""
+"""Findings in the forms CI systems read: GitHub workflow commands and SARIF 2.1.0.
+
+Each session with claims also gets its verdicts at a glance (``Summary.line()``): a
+``::notice`` titled "sourcecheck verdicts", and in SARIF a tool execution notification of
+the run's one invocation."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.analysis import Analysis
+from ..core.display import visible
 from ..core.positions import Encoding
 from ..core.rules import ALL_CODES, EXIT_CLASS, SEVERITY
 from ..core.session import Severity
@@ -34,6 +39,19 @@ def github_lines(name: str, analysis: Analysis) -> list[str]:
         )
         lines.append(f"::{GITHUB_LEVEL[finding.severity]} {props}::{_github_data(finding.message)}")
     return lines
+
+
+VERDICTS_TITLE = "sourcecheck verdicts"
+
+
+def github_summary(name: str, analysis: Analysis) -> list[str]:
+    """``::notice file=...,title=sourcecheck verdicts::4 claims: 3 supported, ...`` for a
+    session with claims (none for one without)."""
+    summary = analysis.summary
+    if not summary.verdicts:
+        return []
+    props = f"file={_github_property(name)},title={_github_property(VERDICTS_TITLE)}"
+    return [f"::notice {props}::{_github_data(visible(summary.line()))}"]
 
 
 def github_unreadable(name: str, reason: str) -> str:
@@ -77,8 +95,25 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
     return results
 
 
-def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """A SARIF 2.1.0 log with one run; columns count UTF-16 code units, SARIF's default."""
+def sarif_notifications(name: str, analysis: Analysis | None) -> list[dict[str, Any]]:
+    """The verdicts of a session with claims (document paths shown with their control
+    characters escaped, as in messages), as a SARIF notification (none for one
+    without): ``{level: "note", message: {text}, locations: [the file]}``."""
+    if analysis is None or not analysis.summary.verdicts:
+        return []
+    return [
+        {
+            "level": "note",
+            "message": {"text": visible(analysis.summary.line())},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+        }
+    ]
+
+
+def sarif_log(results: list[dict[str, Any]], notifications: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A SARIF 2.1.0 log with one run; columns count UTF-16 code units, SARIF's default.
+    Its one invocation carries the notifications (the sessions' verdicts): the check ran to
+    its end, whatever it found (``executionSuccessful``, which SARIF requires)."""
     rules = [
         {
             "id": code,
@@ -95,6 +130,7 @@ def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
         "runs": [
             {
                 "tool": {"driver": {"name": "sourcecheck", "version": __version__, "rules": rules}},
+                "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications or []}],
                 "columnKind": "utf16CodeUnits",
                 "results": results,
             }

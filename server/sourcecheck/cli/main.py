@@ -31,7 +31,14 @@ from ..core.session import Finding, Ref, Severity, pointer
 from ..core.syntax import escape_lone_surrogates
 from ..core.verdicts import span_json
 from . import authoring
-from .ci_formats import github_lines, github_unreadable, sarif_log, sarif_results
+from .ci_formats import (
+    github_lines,
+    github_summary,
+    github_unreadable,
+    sarif_log,
+    sarif_notifications,
+    sarif_results,
+)
 
 
 @dataclass
@@ -240,7 +247,7 @@ class Rendered:
 
     exit_code: int
     text: str = ""  # human or github lines
-    payload: Any = None  # the --json object, or SARIF results
+    payload: Any = None  # the --json object, or SARIF results and notifications
     note: str | None = None  # the one line for stderr
 
 
@@ -267,10 +274,13 @@ def render(name: str, data: bytes | None, options: Options) -> Rendered:
     if fmt == "json":
         result.payload = report_json(checked)
     elif fmt == "sarif":
-        result.payload = sarif_results(checked.name, checked.analysis, checked.unreadable)
+        result.payload = (
+            sarif_results(checked.name, checked.analysis, checked.unreadable),
+            sarif_notifications(checked.name, checked.analysis),
+        )
     elif fmt == "github":
         lines = (
-            github_lines(checked.name, checked.analysis)
+            github_lines(checked.name, checked.analysis) + github_summary(checked.name, checked.analysis)
             if checked.analysis
             else [github_unreadable(checked.name, checked.unreadable or "")]
         )
@@ -407,7 +417,10 @@ def main(argv: list[str] | None = None) -> int:
             }
         sys.stdout.write(dump_json(payload) + "\n")
     elif fmt == "sarif":
-        sys.stdout.write(dump_json(sarif_log([item for r in results for item in r.payload])) + "\n")
+        sarif = sarif_log(
+            [item for r in results for item in r.payload[0]], [item for r in results for item in r.payload[1]]
+        )
+        sys.stdout.write(dump_json(sarif) + "\n")
     else:
         for result in results:
             sys.stdout.write(result.text)

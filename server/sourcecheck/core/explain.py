@@ -14,7 +14,8 @@ from typing import Any
 
 from .analysis import Analysis
 from .display import visible
-from .session import Annotation, Boundary, Document, Path, Ref
+from .session import Boundary, Document, Path, Ref
+from .verdicts import Coverage, Verdict, percent
 
 POLARITY_MARK = {"supports": "✓", "refutes": "✗"}
 WINDOW = 80
@@ -193,42 +194,65 @@ def describe_document(analysis: Analysis, doc_path: str) -> Text:
         return []
     refs = analysis.refs_into(document)
     claims = sum(1 for r in refs if not r.is_source)
-    return [
+    out: Text = [
         para(Strong("document"), " ", Code(document.path), f" · {len(document.lines)} lines"),
-        para(
-            f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} ({claims} claims, {len(refs) - claims} sources)"
-        ),
+        para(f"cited by {plural(len(refs), 'ref')} ({claims} claims, {len(refs) - claims} sources)"),
     ]
+    coverage = coverage_of(analysis, document)
+    if coverage is not None:
+        out.append(para(uncited_sentence(coverage)))
+    return out
 
 
 # --- annotations and documents -------------------------------------------------------
 
 
-def verdict_title(annotation: Annotation) -> str:
-    """``2 supports (max 0.95) · 1 refutes``, with ``contested: `` before it when both."""
-    parts = []
-    both = True
-    for polarity in ("supports", "refutes"):
-        sources = [s for s in annotation.sources if s.polarity == polarity]
-        both = both and bool(sources)
-        if sources:
-            scores = [score for s in sources if (score := confidence_of(s)) is not None]
-            best = f" (max {max(scores):g})" if scores else ""
-            parts.append(f"{len(sources)} {polarity}{best}")
-    if not parts:
-        return "no valid sources"
-    return ("contested: " if both else "") + " · ".join(parts)
+def plural(count: int, word: str) -> str:
+    """``1 ref``, ``4 refs``."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-def coverage_title(analysis: Analysis, document: Document) -> str:
-    """``cited by N refs · M of L lines covered``."""
-    refs = analysis.refs_into(document)
-    covered: set[int] = set()
-    for ref in refs:
-        if ref.valid and ref.start and ref.end:
-            covered.update(range(ref.start.line, ref.end.line + 1))
-    total = len(document.lines)
+def verdict_title(verdict: Verdict) -> str:
+    """An annotation's verdict and the counted sources it comes from (RULES.md):
+    ``supported: 2 supports (max 0.95)``, ``supported only weakly: 1 supports (max 0.2)``,
+    ``contested: 1 supports (max 0.8) · 2 refutes (max 0.9)``, ``unverified: no source
+    counts``, ``unresolved: the claim does not resolve``."""
+    if verdict.verdict == "unresolved":
+        return "unresolved: the claim does not resolve"
+    if verdict.verdict == "unverified":
+        return "unverified: no source counts"
+    sides = (
+        ("supports", verdict.supports, verdict.support_strength),
+        ("refutes", verdict.refutes, verdict.refute_strength),
+    )
+    parts = [
+        f"{count} {polarity} (max {strength:g})"
+        for polarity, count, strength in sides
+        if count and strength is not None
+    ]
+    name = f"{verdict.verdict} only weakly" if verdict.weak else verdict.verdict
+    return f"{name}: " + " · ".join(parts)
+
+
+def citations_title(analysis: Analysis, document: Document) -> str:
+    """``cited by 4 refs``: the claims and sources whose ``path`` is the document."""
+    return "cited by " + plural(len(analysis.refs_into(document)), "ref")
+
+
+def coverage_of(analysis: Analysis, document: Document) -> Coverage | None:
+    """The uncited text of a document (None: no claim cites it)."""
+    return next((found for found in analysis.summary.coverage if found.document is document), None)
+
+
+def uncited_title(coverage: Coverage) -> str:
+    """``3 uncited passages (62%)``: the runs no resolved claim covers, and their share."""
+    return f"{plural(len(coverage.runs), 'uncited passage')} ({percent(coverage.uncited_share)})"
+
+
+def uncited_sentence(coverage: Coverage) -> str:
+    """``62% of its text is cited by no claim (3 passages)``."""
+    if not coverage.runs:
+        return "all of its text is cited by claims"
     return (
-        f"cited by {len(refs)} ref{'s' if len(refs) != 1 else ''} · {len(covered)} of {total} "
-        f"line{'s' if total != 1 else ''} covered"
+        f"{percent(coverage.uncited_share)} of its text is cited by no claim ({plural(len(coverage.runs), 'passage')})"
     )

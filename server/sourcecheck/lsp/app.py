@@ -220,6 +220,7 @@ class Feature(Generic[P, R]):
     needs: Callable[[Settings], bool] | None = None
     when: Callable[[Client], bool] | None = None
     shown: Callable[[Shown, P], R] | None = None  # the same request about a document view
+    echo: bool = False  # with no view, answer with the params themselves (a lens to resolve)
 
 
 @dataclass(frozen=True)

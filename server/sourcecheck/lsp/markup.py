@@ -8,6 +8,7 @@ document can get through. Without markdown support the same content is plain tex
 
 from __future__ import annotations
 
+import json
 import re
 
 from lsprotocol import types
@@ -21,6 +22,54 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~&])")
 
 def _longest_backtick_run(text: str) -> int:
     return max((len(m.group()) for m in _BACKTICKS.finditer(text)), default=0)
+
+
+def message_pieces(message: str) -> list[tuple[str, bool]]:
+    """A finding's message cut into prose and the values it quotes in backticks, as
+    ``(text, quoted)`` pairs (the backticks dropped); together they are the message.
+
+    Messages quote with one backtick on each side, whatever the value holds (`` `"a`b"` ``),
+    so a quote closes at a backtick not followed by a letter or digit, the first such one
+    after which the quoted text is a JSON value (a value may be cut short with "…") when
+    there is one, else the first. A backtick that closes nothing is prose.
+    """
+    pieces: list[tuple[str, bool]] = []
+    prose = at = 0
+    while (opening := message.find("`", at)) >= 0:
+        closing = _closing_backtick(message, opening)
+        if closing is None:
+            at = opening + 1
+            continue
+        if opening > prose:
+            pieces.append((message[prose:opening], False))
+        pieces.append((message[opening + 1 : closing], True))
+        prose = at = closing + 1
+    if prose < len(message):
+        pieces.append((message[prose:], False))
+    return pieces
+
+
+def _closing_backtick(message: str, opening: int) -> int | None:
+    candidates = []
+    at = message.find("`", opening + 2)  # a quote holds at least one character
+    while at >= 0:
+        after = message[at + 1 : at + 2]
+        if not (after.isalnum() or after == "_"):
+            candidates.append(at)
+            if _is_json(message[opening + 1 : at]):
+                return at
+        at = message.find("`", at + 1)
+    return candidates[0] if candidates else None
+
+
+def _is_json(text: str) -> bool:
+    if text.startswith('"') and text.endswith("…"):  # a string value shortened for the message
+        return True
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 class RichText:
@@ -46,9 +95,17 @@ class RichText:
         return "**" + _MARKDOWN_SPECIAL.sub(r"\\\1", text) + "**"
 
     def text(self, text: str) -> str:
-        """Prose that may quote untrusted values (a finding's message): escaped, one line."""
+        """Prose that may quote untrusted values in backticks (a finding's message), one
+        line: as markdown, each backtick-quoted value an inline code span (sized to what it
+        holds) and the prose between them escaped; as plain text, the message as it is."""
         shown = visible(text)
-        return _MARKDOWN_SPECIAL.sub(r"\\\1", shown) if self.markdown else shown
+        if not self.markdown:
+            return shown
+        return "".join(self.code(piece) if quoted else self.prose(piece) for piece, quoted in message_pieces(shown))
+
+    def prose(self, text: str) -> str:
+        """Prose shown as it is written: every markdown character escaped."""
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", text) if self.markdown else text
 
     def link(self, text: str, target: str) -> str:
         """A link we made (to a place in the session file): our words, our URI."""

@@ -364,6 +364,12 @@ NOT_OPEN = (
 )
 
 
+def lens_uri(params: Any) -> str | None:
+    data = getattr(params, "data", None)
+    uri = data.get("uri") if isinstance(data, dict) else None
+    return uri if isinstance(uri, str) else None
+
+
 def together(*functions: Callable[[View, Any], list[Any]]) -> Callable[[View, Any], list[Any]]:
     """One feature answering with what several give (quick fixes and cite actions)."""
 
@@ -409,9 +415,10 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.TEXT_DOCUMENT_CODE_LENS,
         lens.code_lenses,
         [],
-        types.CodeLensOptions(resolve_provider=False),
+        types.CodeLensOptions(resolve_provider=True),
         needs=lambda settings: settings.code_lens,
     ),
+    Feature(types.CODE_LENS_RESOLVE, lens.resolve, uri=lens_uri, echo=True),
     Feature(
         types.TEXT_DOCUMENT_INLAY_HINT,
         hints.inlay_hints,
@@ -461,7 +468,7 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
                 return entry.shown(found, params) if found is not None else entry.fallback
             view = await ls.view(uri) if uri is not None else None
             if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
-                return entry.fallback
+                return params if entry.echo else entry.fallback
             return entry.function(view, params)
         except Refused as refusal:
             log.info("%s refused: %s", method, refusal)
@@ -469,7 +476,7 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
         except Exception as error:
             log.error("%s failed: %s: %s", method, type(error).__name__, error)
             log.debug("traceback", exc_info=True)
-            return entry.fallback
+            return params if isinstance(entry, Feature) and entry.echo else entry.fallback
 
     handler.__name__ = handler.__qualname__ = f"sourcecheck {method}"
     return handler

@@ -3,8 +3,10 @@
 On any part of a ref: the cited text, its document and lines; on a claim, every source
 with polarity, confidence and text; on a source, the claim it supports or refutes. On a
 ref that does not resolve: why, and the line it names with the boundary's occurrences
-marked. On ``line``: that line's text. On a document's ``path``: its size and citations.
-What is said comes from the core (``core/explain.py``); here it is only rendered.
+marked. On ``line``: that line's text. On a document's ``path``: its size, its citations
+and, when a claim cites it, how much of its text no claim does. What is said comes from
+the core (``core/explain.py``); here it is only rendered (``lsp/markup.py``: a finding's
+message with its backtick-quoted values as inline code, the rest escaped).
 """
 
 from __future__ import annotations

@@ -1,41 +1,112 @@
-"""Code lens: a verdict on each annotation and coverage on each document.
+"""Code lens: the verdict of each annotation, and above each document who cites it and
+what no claim does.
 
-Above an annotation: "2 supports (max 0.95) · 1 refutes", with "contested" when it has both.
-Above a document: "cited by N refs · M of L lines covered", and "open as text", which opens
-its document view (the client's ``sourcecheck.openDocumentView`` command).
+Above an annotation: its verdict (``core/verdicts.py``, RULES.md), e.g. "supported: 2
+supports (max 0.95)", "contested: 1 supports (max 0.8) · 2 refutes (max 0.9)"; clicked, it
+lists the annotation's sources. Above a document: "cited by N refs", which lists them;
+"K uncited passages (62%)" when no claim covers some of its text, which lists those
+passages inside its ``content``; and "open as text", which opens its document view.
+
+Every lens runs a client command, none an empty one (Neovim before 0.10 offers lenses with
+an empty command in a picker). ``sourcecheck.showReferences`` takes plain JSON:
+``[session_uri, {line, character}, [{uri, range}, ...]]``, the lens's position and the
+places to list, in the session file and in the client's position encoding;
+``sourcecheck.openDocumentView`` takes the view's URI.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 
-from ...core.explain import coverage_title, verdict_title
-from ...core.session import Path
+from ...core.explain import citations_title, coverage_of, uncited_title, verdict_title
+from ...core.session import Ref
 from ..app import View, view_uri
 
 OPEN_VIEW = "sourcecheck.openDocumentView"
 """The client command that opens a document view (its URI is the one argument)."""
+SHOW_REFERENCES = "sourcecheck.showReferences"
+"""The client command that lists places of the session file: ``[session_uri, position,
+locations]`` as plain JSON (an LSP ``Position`` and LSP ``Location`` s)."""
+
+
+def position_json(position: types.Position) -> dict[str, int]:
+    return {"line": position.line, "character": position.character}
+
+
+def location_json(view: View, start: int, end: int) -> dict[str, Any]:
+    """An LSP ``Location`` of the session file, as plain JSON."""
+    rng = view.range(start, end)
+    return {"uri": view.uri, "range": {"start": position_json(rng.start), "end": position_json(rng.end)}}
+
+
+def show_references(view: View, at: types.Range, title: str, locations: list[dict[str, Any]]) -> types.CodeLens:
+    arguments: list[Any] = [view.uri, position_json(at.start), locations]
+    return types.CodeLens(range=at, command=types.Command(title=title, command=SHOW_REFERENCES, arguments=arguments))
+
+
+def ref_locations(view: View, refs: list[Ref]) -> list[dict[str, Any]]:
+    """Where each ref is written in the session file (its whole object)."""
+    found = []
+    for ref in refs:
+        node = view.analysis.node(ref.json_path)
+        if node is not None:
+            found.append(location_json(view, node.start, node.end))
+    return found
 
 
 def code_lenses(view: View, params: types.CodeLensParams) -> list[types.CodeLens]:
+    """The lenses, with their titles; those that list places get them when the editor
+    resolves the lens (``codeLens/resolve``): a session with thousands of refs would
+    otherwise send every location of every lens on every request."""
     analysis = view.analysis
     lenses = []
-
-    def lens_at(path: Path, title: str) -> None:
-        node = analysis.node(path)
+    for index, document in enumerate(analysis.session.documents):
+        node = analysis.node(document.json_path)
+        if node is None:
+            continue
+        at = view.range(node.start, node.start)
+        lenses.append(unresolved(view, at, citations_title(analysis, document), "cited", index))
+        coverage = coverage_of(analysis, document)
+        if coverage is not None and coverage.runs:
+            lenses.append(unresolved(view, at, uncited_title(coverage), "uncited", index))
+        command = types.Command(title="open as text", command=OPEN_VIEW, arguments=[view_uri(view.uri, document.path)])
+        lenses.append(types.CodeLens(range=at, command=command))
+    for index, verdict in enumerate(analysis.summary.verdicts):
+        node = analysis.node(verdict.path)
         if node is not None:
             lenses.append(
-                types.CodeLens(range=view.range(node.start, node.start), command=types.Command(title=title, command=""))
+                unresolved(view, view.range(node.start, node.start), verdict_title(verdict), "verdict", index)
             )
-
-    for document in analysis.session.documents:
-        lens_at(document.json_path, coverage_title(analysis, document))
-        node = analysis.node(document.json_path)
-        if node is not None:
-            command = types.Command(
-                title="open as text", command=OPEN_VIEW, arguments=[view_uri(view.uri, document.path)]
-            )
-            lenses.append(types.CodeLens(range=view.range(node.start, node.start), command=command))
-    for annotation in analysis.session.annotations:
-        lens_at(annotation.json_path, verdict_title(annotation))
     return lenses
+
+
+def unresolved(view: View, at: types.Range, title: str, kind: str, index: int) -> types.CodeLens:
+    """A lens whose places are found when it is resolved (``data`` says which)."""
+    return types.CodeLens(range=at, data={"uri": view.uri, "title": title, "kind": kind, "index": index})
+
+
+def resolve(view: View, lens: types.CodeLens) -> types.CodeLens:
+    """The lens with its command: the places it lists, in the newest version of the file."""
+    data = lens.data if isinstance(lens.data, dict) else {}
+    kind, index, title = data.get("kind"), data.get("index"), data.get("title")
+    if lens.command is not None or not isinstance(index, int) or not isinstance(title, str):
+        return lens
+    analysis = view.analysis
+    documents = analysis.session.documents
+    locations: list[dict[str, Any]] = []
+    if kind in ("cited", "uncited") and 0 <= index < len(documents):
+        document = documents[index]
+        if kind == "cited":
+            locations = ref_locations(view, analysis.refs_into(document))
+        else:
+            coverage = coverage_of(analysis, document)
+            for run in coverage.runs if coverage is not None else ():
+                extent = analysis.content_extent(document, run.start, run.end)
+                if extent is not None:
+                    locations.append(location_json(view, *extent))
+    elif kind == "verdict" and 0 <= index < len(analysis.summary.verdicts):
+        annotation = analysis.annotations_by_path.get(analysis.summary.verdicts[index].path)
+        locations = ref_locations(view, list(annotation.sources) if annotation is not None else [])
+    return show_references(view, lens.range, title, locations)

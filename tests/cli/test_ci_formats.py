@@ -1,0 +1,152 @@
+"""The CI formats say each session's verdicts: a ``::notice`` in GitHub's, a tool execution
+notification in SARIF's; the findings they carry stay exactly as they were."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sourcecheck.cli.ci_formats import (
+    github_lines,
+    github_summary,
+    sarif_log,
+    sarif_notifications,
+    sarif_results,
+)
+from sourcecheck.cli.main import main
+from sourcecheck.core.analysis import Analysis
+from tests.support.helpers import claim, session, source
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+ORBIT = FIXTURES / "orbit-article.sourcecheck.json"
+AMBIGUOUS = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
+ORBIT_LINE = "4 claims: 3 supported, 1 contested; 62% of article uncited"
+
+
+def run(capsys, *args):
+    code = main(["--jobs", "1", *map(str, args)])
+    return code, capsys.readouterr().out
+
+
+def no_claims(tmp_path, name="empty.sourcecheck.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"documents": [{"path": "a", "content": "x"}], "annotations": []}))
+    return path
+
+
+# --- GitHub
+
+
+def test_github_gives_one_verdicts_notice_per_session_with_claims(capsys, tmp_path):
+    empty = no_claims(tmp_path)
+    code, out = run(capsys, "--format", "github", ORBIT, empty, AMBIGUOUS)
+    assert code == 1
+    lines = out.splitlines()
+    notices = [line for line in lines if "title=sourcecheck verdicts" in line]
+    assert notices == [
+        f"::notice file={ORBIT},title=sourcecheck verdicts::" + ORBIT_LINE.replace("%", "%25"),
+        f"::notice file={AMBIGUOUS},title=sourcecheck verdicts::1 claim: 1 unresolved; 100%25 of article uncited",
+    ]
+
+
+def test_the_notice_follows_the_findings_of_its_session_which_are_as_they_were(capsys):
+    _, out = run(capsys, "--format", "github", AMBIGUOUS)
+    finding, notice = out.splitlines()
+    assert finding == github_lines(str(AMBIGUOUS), Analysis(AMBIGUOUS.read_text()))[0]
+    assert finding.startswith(
+        f"::error file={AMBIGUOUS},line=18,col=18,endLine=18,endColumn=23,title=sourcecheck boundary-ambiguous::"
+    )
+    assert notice.startswith("::notice ")
+
+
+def test_a_session_without_claims_gets_no_notice(tmp_path):
+    path = no_claims(tmp_path)
+    assert github_summary(str(path), Analysis(path.read_text())) == []
+
+
+def test_the_notice_escapes_what_would_break_a_workflow_command():
+    value = session(
+        [{"claim": claim("50%,\nnew: line", (1, "a"), (1, "b")), "sources": [source()]}],
+        [{"path": "50%,\nnew: line", "content": "a b c"}, {"path": "report", "content": "x\nthe outcome is positive"}],
+    )
+    (notice,) = github_summary("a,b:c.json", Analysis(json.dumps(value)))
+    assert notice.startswith("::notice file=a%2Cb%3Ac.json,title=sourcecheck verdicts::1 claim: 1 supported; ")
+    assert "\n" not in notice and "50%25," in notice  # the path's newline is shown escaped, its % encoded
+
+
+# --- SARIF
+
+
+def sarif(capsys, *files):
+    code, out = run(capsys, "--format", "sarif", *files)
+    return code, json.loads(out)
+
+
+def test_sarif_carries_each_sessions_verdicts_as_a_note_of_its_one_invocation(capsys, tmp_path):
+    empty = no_claims(tmp_path)
+    code, log = sarif(capsys, ORBIT, empty, AMBIGUOUS, tmp_path / "missing.json")
+    assert code == 2
+    (run_,) = log["runs"]
+    (invocation,) = run_["invocations"]
+    assert invocation == {
+        "executionSuccessful": True,
+        "toolExecutionNotifications": [
+            {
+                "level": "note",
+                "message": {"text": ORBIT_LINE},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": str(ORBIT)}}}],
+            },
+            {
+                "level": "note",
+                "message": {"text": "1 claim: 1 unresolved; 100% of article uncited"},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": str(AMBIGUOUS)}}}],
+            },
+        ],
+    }
+
+
+def test_sarif_without_any_claim_has_a_successful_invocation_with_no_notification(capsys, tmp_path):
+    _, log = sarif(capsys, no_claims(tmp_path))
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": True, "toolExecutionNotifications": []}]
+
+
+def test_the_rest_of_the_sarif_log_is_as_it_was(capsys):
+    _, log = sarif(capsys, ORBIT, AMBIGUOUS)
+    results = [r for path in (ORBIT, AMBIGUOUS) for r in sarif_results(str(path), Analysis(path.read_text()))]
+    before = sarif_log(results)
+    (run_,), (was,) = log["runs"], before["runs"]
+    assert {key: value for key, value in run_.items() if key != "invocations"} == {
+        key: value for key, value in was.items() if key != "invocations"
+    }
+    assert set(run_) == {"tool", "invocations", "columnKind", "results"}
+    assert {key: value for key, value in log.items() if key != "runs"} == {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+    }
+
+
+def test_sarif_notifications_have_the_shape_sarif_2_1_0_requires():
+    """From the schema: an invocation requires ``executionSuccessful`` (a boolean); a
+    notification requires ``message``, and its ``level`` is one of none, note, warning, error."""
+    notifications = sarif_notifications(str(ORBIT), Analysis(ORBIT.read_text()))
+    (invocation,) = sarif_log([], notifications)["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is True
+    for notification in invocation["toolExecutionNotifications"]:
+        assert set(notification) <= {"locations", "message", "level", "threadId", "timeUtc", "exception"}
+        assert notification["level"] in ("none", "note", "warning", "error")
+        assert isinstance(notification["message"]["text"], str)
+
+
+def test_sarif_and_github_from_worker_processes_say_the_same(tmp_path):
+    files = [ORBIT, AMBIGUOUS, no_claims(tmp_path)]
+
+    def command(*args):
+        result = subprocess.run([sys.executable, "-m", "sourcecheck", *map(str, args)], capture_output=True)
+        return result.stdout.decode()
+
+    for fmt in ("github", "sarif"):
+        assert command("--format", fmt, "--jobs", "2", *files) == command("--format", fmt, "--jobs", "1", *files)
+    log = json.loads(command("--format", "sarif", "--jobs", "2", *files))
+    texts = [n["message"]["text"] for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"]]
+    assert texts == [ORBIT_LINE, "1 claim: 1 unresolved; 100% of article uncited"]
