@@ -4,6 +4,7 @@
     sourcecheck ref SESSION PATH TEXT         the ref whose resolved text is exactly TEXT
     sourcecheck show SESSION PATH             the document, its cited spans marked
     sourcecheck sync SESSION [--check]        re-read the documents' files; report refs that moved
+    sourcecheck report SESSION [-o FILE]      the review report, one HTML page (cli/report.py)
 
 A document made by ``new`` keeps its path as given (POSIX-style); ``sync`` reads that path
 from the session file's folder. Nothing else is recorded: a document has only ``path`` and
@@ -34,8 +35,9 @@ from ..core.positions import Encoding
 from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
 from ..core.session import Document, Ref
 from ..core.syntax import encode_string, escape_lone_surrogates
+from . import report
 
-COMMANDS = ("new", "ref", "show", "sync")
+COMMANDS = ("new", "ref", "show", "sync", "report")
 
 
 def is_command(argv: Sequence[str]) -> bool:
@@ -56,6 +58,8 @@ class Refused(Exception):
 
 
 def main(argv: Sequence[str]) -> int:
+    if argv and argv[0] == "report":
+        return report.main(argv[1:])
     args = build_parser().parse_args(list(argv))
     run: Callable[[argparse.Namespace], int] = args.run
     try:

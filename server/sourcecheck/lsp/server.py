@@ -37,6 +37,7 @@ from .features import (
     lens,
     navigation,
     rename,
+    review,
     status,
     symbols,
 )
@@ -427,6 +428,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         needs=lambda settings: settings.inlay_hints,
     ),
     Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
+    Feature(review.REVIEW, review.review, None, uri=status.uri_of),
     Feature(
         types.WORKSPACE_TEXT_DOCUMENT_CONTENT,
         None,

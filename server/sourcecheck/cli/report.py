@@ -1,0 +1,138 @@
+"""``sourcecheck report SESSION [-o FILE]``: the review report of a session, as one HTML page.
+
+The page (see ``review/``) needs nothing but itself: open it in any browser. By default it
+is written beside the session, its name ending in ``.report.html`` instead of ``.json``;
+``-o -`` writes it to standard output, and a SESSION of ``-`` is read from standard input
+(the report then goes to standard output unless ``-o`` says otherwise).
+
+Exit status: 0 written; 2 the session cannot be read (missing, not UTF-8, not JSON, not a
+session) or the report cannot be written. A session with findings is reported, not refused:
+showing what fails is what the report is for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+
+from ..core.analysis import Analysis
+from ..core.display import visible
+from ..review import render
+
+
+class Refused(Exception):
+    """The one line to print, for exit 2."""
+
+
+def default_output(session: str) -> str:
+    """``x.sourcecheck.json`` → ``x.sourcecheck.report.html``; a name without ``.json``
+    gets ``.report.html`` added."""
+    base = session[: -len(".json")] if session.lower().endswith(".json") else session
+    return base + ".report.html"
+
+
+def read_session(name: str) -> tuple[str, Analysis]:
+    """The session's display name and analysis, or a refusal saying why not."""
+    shown = visible(name)
+    if name == "-":
+        data = sys.stdin.buffer.read()
+        shown = "<stdin>"
+    else:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            raise Refused(f"{shown}: no such file") from None
+        except IsADirectoryError:
+            raise Refused(f"{shown}: is a directory, not a session file") from None
+        except OSError as error:
+            raise Refused(f"{shown}: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refused(f"{shown}: is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})") from None
+    if text.startswith("\ufeff"):
+        raise Refused(f"{shown}: starts with a byte order mark (BOM), which JSON does not allow")
+    analysis = Analysis(text)
+    broken = [f for f in analysis.findings if f.code == "invalid-json"]
+    if broken:
+        line = analysis.lines.line_of(analysis.extent(broken[0])[0]) + 1
+        raise Refused(f"{shown}:{line}: not valid JSON: {visible(broken[0].message)}; `sourcecheck {shown}` says more")
+    if not analysis.is_session:
+        raise Refused(f"{shown}: is not a SourceCheck session (no `documents` and `annotations`)")
+    return shown, analysis
+
+
+def write(name: str, page: str) -> None:
+    """Write through a temporary file beside ``name``: no reader sees half a report."""
+    folder = os.path.dirname(os.path.abspath(name))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".sourcecheck-", suffix=".tmp")
+    except OSError as error:
+        raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(page)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, name)
+    except OSError as error:
+        os.unlink(temporary)
+        raise Refused(f"{visible(name)}: cannot write it ({error.strerror or error})") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sourcecheck report",
+        description="Write the review report of SESSION: one self-contained HTML page (no network, no external file) "
+        "with each document's claims marked by verdict, their sources, the uncited text and the failing refs.",
+        epilog="Exit status: 0 written, 2 the session cannot be read or the report cannot be written.",
+    )
+    parser.add_argument("session", metavar="SESSION", help="the session file (- for standard input)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write the page (default: SESSION with .report.html for .json; - for standard output)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    gc.disable()  # the CLI's policy: a short run that allocates much and frees little
+    began = time.perf_counter()
+    try:
+        shown, analysis = read_session(args.session)
+        output = args.output or ("-" if args.session == "-" else default_output(args.session))
+        name = "stdin" if args.session == "-" else os.path.basename(args.session)
+        page = render(analysis, name)
+        if output == "-":
+            sys.stdout.flush()
+            binary = getattr(sys.stdout, "buffer", None)
+            if binary is not None:  # UTF-8 whatever the locale: the page says it is
+                binary.write(page.encode("utf-8"))
+                binary.flush()
+            else:
+                sys.stdout.write(page)
+        else:
+            write(output, page)
+    except Refused as refusal:
+        sys.stdout.flush()
+        sys.stderr.write(f"sourcecheck: {refusal}\n")
+        return 2
+    if output != "-":
+        size = len(page.encode("utf-8"))
+        amount = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} kB"
+        sys.stderr.write(
+            f"sourcecheck: wrote {visible(output)} ({amount}; {visible(analysis.summary.line())}) "
+            f"in {time.perf_counter() - began:.1f} s\n"
+        )
+    return 0
+
+
+__all__ = ["default_output", "main"]

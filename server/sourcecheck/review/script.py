@@ -1,0 +1,582 @@
+"""The report's script: draws the documents from the page's JSON data, lazily, and the
+sources of a claim on demand.
+
+Document text is untrusted: it only ever reaches the page as text nodes (``put``), with every
+control, bidirectional or zero-width character shown as an escape, as ``core/display.py``'s
+``visible()`` writes it. No markup is ever made from data: no ``innerHTML``, no ``eval``.
+
+A document is drawn in chunks of lines: the first chunk at once, the others as they scroll
+near (an ``IntersectionObserver``) or when the browser is idle; a source document when it is
+first opened. Before printing, everything is drawn and every claim's sources are listed.
+"""
+
+HIDDEN_CLASS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff"
+"""The characters ``visible()`` escapes when it keeps line breaks, as a JavaScript regex class."""
+
+SCRIPT = (
+    r"""
+(() => {
+"use strict";
+const D = JSON.parse(document.getElementById("sc-data").textContent);
+const V = D.verdicts;
+const LETTER = ["S", "C", "R", "U", "X"];
+const ICON = ["\u2713", "\u00b1", "\u2717", "?", "!"];
+const CHUNK = 200;
+const HIDDEN = /["""
+    + HIDDEN_CLASS
+    + r"""]/gu;
+const KIND = ["", " v-supported", " v-unverified", " v-contested", " v-refuted"];
+const vscode = D.editor && typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : null;
+const panel = document.getElementById("panel");
+const claimsAt = D.docs.map(() => new Map());
+D.claims.forEach((c, i) => {
+  if (c[0] >= 0 && c[3] > 0) {
+    const m = claimsAt[c[0]];
+    if (!m.has(c[3])) m.set(c[3], []);
+    m.get(c[3]).push(i);
+  }
+});
+for (const m of claimsAt) {
+  for (const list of m.values()) list.sort((a, b) => start(a) - start(b) || a - b);
+}
+function start(i) { const s = D.claims[i][1]; return s ? s[0] : -1; }
+const rank = new Map(D.order.map((c, k) => [c, k]));
+
+// --- text, safely ---------------------------------------------------------------------
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function escaped(ch) {
+  if (ch === "\r") return "\\r";
+  const c = ch.codePointAt(0);
+  return c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0") : "\\u" + c.toString(16).padStart(4, "0");
+}
+// Append untrusted text to a node: text nodes only, hidden characters as visible escapes.
+function put(parent, text) {
+  let at = 0;
+  HIDDEN.lastIndex = 0;
+  let m;
+  while ((m = HIDDEN.exec(text)) !== null) {
+    if (m.index > at) parent.appendChild(document.createTextNode(text.slice(at, m.index)));
+    const e = el("span", "esc", escaped(m[0]));
+    e.title = "U+" + m[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    parent.appendChild(e);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) parent.appendChild(document.createTextNode(text.slice(at)));
+  return parent;
+}
+function putEl(tag, cls, text) { return put(el(tag, cls), text); }
+
+// --- lines ------------------------------------------------------------------------------
+function starts(doc) {
+  if (doc.ls) return doc.ls;
+  const t = doc.t, ls = [0];
+  let i = -1;
+  while ((i = t.indexOf("\n", i + 1)) !== -1) ls.push(i + 1);
+  doc.ls = ls;
+  return ls;
+}
+function lineEnd(doc, n) { const ls = starts(doc); return n + 1 < ls.length ? ls[n + 1] - 1 : doc.t.length; }
+function lineOf(doc, offset) {
+  const ls = starts(doc);
+  let lo = 0, hi = ls.length - 1;
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (ls[mid] <= offset) lo = mid; else hi = mid - 1; }
+  return lo;
+}
+function firstSeg(doc, offset) {
+  const s = doc.s;
+  let lo = 0, hi = s.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (s[mid][1] <= offset) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function claimButton(i) {
+  const c = D.claims[i], v = c[2];
+  const b = el("button", "claim v-" + V[v], LETTER[v]);
+  b.type = "button";
+  b.id = "c" + i;
+  b.dataset.claim = String(i);
+  b.dataset.line = String(c[4]);
+  b.dataset.n = String(i + 1);
+  b.title = "claim " + (i + 1) + ": " + V[v] + " (annotation at line " + c[4] + " of the session)";
+  b.setAttribute("aria-label", b.title);
+  return b;
+}
+
+function renderLine(di, n, into) {
+  const doc = D.docs[di], t = doc.t, segs = doc.s;
+  const a = starts(doc)[n], b = lineEnd(doc, n);
+  const row = el("div", "ln");
+  row.id = "d" + di + "-L" + (n + 1);
+  row.appendChild(el("span", "no", n + 1));
+  const mk = el("span", "mk");
+  for (const i of claimsAt[di].get(n + 1) || []) mk.appendChild(claimButton(i));
+  row.appendChild(mk);
+  const tx = el("span", "tx");
+  let at = a, uncited = false;
+  for (let k = firstSeg(doc, a); k < segs.length && segs[k][0] < b; k++) {
+    const [s, e, kind, cl, sl] = segs[k];
+    const from = Math.max(s, a), to = Math.min(e, b);
+    if (from > at) put(tx, t.slice(at, from));
+    if (to > from) {
+      let cls = "seg" + KIND[kind & 7];
+      if (kind & 8) { cls += " unc"; uncited = true; }
+      if (kind & 16) cls += " cs";
+      if (kind & 32) cls += " cr";
+      if (kind & 64) cls += " co";
+      if (cl.length) cls += " cl";
+      const sp = el("span", cls);
+      if (cl.length) { sp.dataset.c = cl.join(" "); sp.dataset.line = String(D.claims[cl[0]][4]); }
+      if (sl.length) sp.dataset.s = sl.join(" ");
+      tx.appendChild(put(sp, t.slice(from, to)));
+    }
+    at = Math.max(at, to);
+  }
+  if (at < b) put(tx, t.slice(at, b));
+  if (uncited) row.classList.add("has-u");
+  row.appendChild(tx);
+  into.appendChild(row);
+}
+
+// --- documents in chunks --------------------------------------------------------------------
+const views = new Map();
+let scale = 1;
+const observer = "IntersectionObserver" in window
+  ? new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) renderChunk(+e.target.dataset.doc, +e.target.dataset.chunk);
+  }, { rootMargin: "1600px 0px" })
+  : null;
+function estimate(di, c) {
+  const doc = D.docs[di], ls = starts(doc), perRow = views.get(di).perRow;
+  let rows = 0;
+  for (let n = c * CHUNK; n < Math.min(ls.length, (c + 1) * CHUNK); n++) {
+    rows += Math.max(1, Math.ceil((lineEnd(doc, n) - ls[n]) / perRow));
+  }
+  return rows * 25 * scale;
+}
+function setup(di) {
+  let view = views.get(di);
+  if (view) return view;
+  const box = document.querySelector('.lines[data-doc="' + di + '"]');
+  if (!box) return null;
+  box.textContent = "";
+  const count = Math.ceil(starts(D.docs[di]).length / CHUNK);
+  view = { box, chunks: [], done: [], left: count, perRow: Math.max(20, Math.floor((box.clientWidth - 150) / 8.2)) };
+  views.set(di, view);
+  for (let c = 0; c < count; c++) {
+    const ph = el("div", "chunk pending");
+    ph.dataset.doc = String(di);
+    ph.dataset.chunk = String(c);
+    view.chunks.push(ph);
+    view.done.push(false);
+    box.appendChild(ph);
+  }
+  renderChunk(di, 0);
+  for (let c = 1; c < count; c++) {
+    view.chunks[c].style.height = estimate(di, c) + "px";
+    if (observer) observer.observe(view.chunks[c]);
+  }
+  return view;
+}
+function renderChunk(di, c) {
+  const view = setup(di);
+  if (!view || c < 0 || c >= view.chunks.length || view.done[c]) return;
+  view.done[c] = true;
+  view.left--;
+  const ph = view.chunks[c], frag = document.createDocumentFragment();
+  const total = starts(D.docs[di]).length;
+  for (let n = c * CHUNK; n < Math.min(total, (c + 1) * CHUNK); n++) renderLine(di, n, frag);
+  const guess = c === 0 && view.chunks.length > 1 ? estimate(di, 0) : 0;
+  ph.textContent = "";
+  ph.appendChild(frag);
+  ph.style.height = "";
+  ph.classList.remove("pending");
+  if (observer) observer.unobserve(ph);
+  if (guess > 0) { const real = ph.offsetHeight; if (real > 0) scale = real / guess; }
+  if (selected >= 0) mark(selected, true);
+}
+function openDoc(di) {
+  const box = document.getElementById("d" + di);
+  if (box && box.tagName === "DETAILS" && !box.open) box.open = true;
+  return setup(di);
+}
+function ensureLines(di, first, last) {
+  openDoc(di);
+  for (let c = Math.floor((first - 1) / CHUNK); c <= Math.floor((last - 1) / CHUNK); c++) renderChunk(di, c);
+}
+function claimLines(i) {
+  const c = D.claims[i];
+  if (!c[1]) return [c[3], c[3]];
+  const doc = D.docs[c[0]];
+  return [lineOf(doc, c[1][0]) + 1, lineOf(doc, Math.max(c[1][0], c[1][1] - 1)) + 1];
+}
+function claimEl(i) {
+  const c = D.claims[i];
+  if (c[0] >= 0 && c[3] > 0) {
+    const [first, last] = claimLines(i);
+    ensureLines(c[0], first, last);
+    return document.getElementById("c" + i);
+  }
+  return document.getElementById("x" + i);
+}
+
+// Idle time draws the rest of the documents with claims, so that find-in-page sees them.
+const idle = window.requestIdleCallback || ((f) => setTimeout(() => f({ timeRemaining: () => 8 }), 30));
+function fill(deadline) {
+  for (const [di, view] of views) {
+    if (!D.docs[di].c) continue;
+    for (let c = 0; c < view.chunks.length; c++) {
+      if (deadline.timeRemaining() < 6) { idle(fill); return; }
+      renderChunk(di, c);
+    }
+  }
+}
+
+// --- the sources of a claim ----------------------------------------------------------------
+const WORDS = 60;
+function quote(di, s, e) {
+  const doc = D.docs[di], t = doc.t;
+  const first = lineOf(doc, s), last = lineOf(doc, Math.max(s, e - 1));
+  const ls = starts(doc)[first], le = lineEnd(doc, last);
+  let a = Math.max(ls, s - WORDS), z = Math.min(le, e + WORDS);
+  if (a > ls) { const sp = t.indexOf(" ", a); if (sp !== -1 && sp < s && s - sp < WORDS) a = sp + 1; }
+  if (z < le) { const sp = t.lastIndexOf(" ", z); if (sp > e) z = sp; }
+  if (a > ls && a < s && /[\udc00-\udfff]/.test(t[a])) a++;
+  if (z < le && z > e && /[\ud800-\udbff]/.test(t[z - 1])) z--;
+  const q = el("blockquote", "quote");
+  if (a > ls) q.appendChild(el("span", "ctx", "\u2026"));
+  if (a < s) q.appendChild(putEl("span", "ctx", t.slice(a, s)));
+  const m = el("mark");
+  if (e - s > 700) {
+    put(m, t.slice(s, s + 320));
+    m.appendChild(el("span", "ctx", " [\u2026 " + (e - s - 640) + " characters \u2026] "));
+    put(m, t.slice(e - 320, e));
+  } else put(m, t.slice(s, e));
+  q.appendChild(m);
+  if (z > e) q.appendChild(putEl("span", "ctx", t.slice(e, z)));
+  if (z < le) q.appendChild(el("span", "ctx", "\u2026"));
+  return q;
+}
+function lineQuote(di, line) {
+  const doc = D.docs[di], t = doc.t, n = line - 1;
+  const a = starts(doc)[n], b = lineEnd(doc, n);
+  const q = el("blockquote", "quote");
+  put(q, t.slice(a, Math.min(b, a + 400)));
+  if (b > a + 400) q.appendChild(el("span", "ctx", "\u2026"));
+  return q;
+}
+function place(di, line, label) {
+  const a = el("a");
+  a.href = "#d" + di + "-L" + line;
+  a.appendChild(putEl("span", "path", D.docs[di].p));
+  a.appendChild(document.createTextNode(", " + label));
+  return a;
+}
+function where(di, span, line) {
+  const doc = D.docs[di];
+  if (!span) return place(di, line, "line " + line);
+  const first = lineOf(doc, span[0]) + 1, last = lineOf(doc, Math.max(span[0], span[1] - 1)) + 1;
+  return place(di, first, first === last ? "line " + first : "lines " + first + "\u2013" + last);
+}
+function messages(list) {
+  const ul = el("ul", "why");
+  for (const [sev, code, text, line] of list) {
+    const li = el("li");
+    li.appendChild(el("span", "sev " + sev, sev));
+    li.appendChild(el("span", "muted", "session line " + line + " \u00b7 " + code + ": "));
+    put(li, text);
+    ul.appendChild(li);
+  }
+  return ul;
+}
+function strength(x) { return x === null ? "none" : String(x); }
+
+function sourceItem(k) {
+  const [, di, span, line, sline, pol, polWritten, conf, confWritten, counts, msgs, path] = D.sources[k];
+  const li = el("li", "src" + (pol ? " p-" + pol : "") + (counts ? "" : " nocount"));
+  li.id = "s" + k;
+  const head = el("p", "head");
+  head.appendChild(el("span", "pm", pol === "supports" ? "\u2713" : pol === "refutes" ? "\u2717" : "?"));
+  if (pol) head.appendChild(el("strong", "", pol));
+  else {
+    const b = el("strong", "", "polarity ");
+    b.appendChild(putEl("span", "path", polWritten || "missing"));
+    b.appendChild(document.createTextNode(" (not valid)"));
+    head.appendChild(b);
+  }
+  const c = el("span", "", "confidence ");
+  if (conf !== null) c.appendChild(document.createTextNode(String(conf)));
+  else {
+    c.appendChild(putEl("span", "path", confWritten || "missing"));
+    c.appendChild(document.createTextNode(" (not valid)"));
+  }
+  head.appendChild(c);
+  if (conf !== null && conf < 0.3) head.appendChild(el("span", "badge", "weak"));
+  if (!counts) head.appendChild(el("span", "badge", "does not count"));
+  li.appendChild(head);
+  const loc = el("p", "muted");
+  if (di >= 0 && (span || line > 0)) loc.appendChild(where(di, span, line));
+  else if (di >= 0) loc.appendChild(putEl("span", "path", D.docs[di].p));
+  else {
+    loc.appendChild(document.createTextNode("document "));
+    loc.appendChild(putEl("span", "path", path === null ? "(no path)" : path));
+    loc.appendChild(document.createTextNode(" (not in the session)"));
+  }
+  loc.appendChild(document.createTextNode(" \u00b7 session line " + sline));
+  if (vscode) {
+    const r = el("button", "linkish reveal", "show in session");
+    r.type = "button";
+    r.dataset.reveal = String(sline);
+    loc.appendChild(document.createTextNode(" "));
+    loc.appendChild(r);
+  }
+  li.appendChild(loc);
+  if (span) li.appendChild(quote(di, span[0], span[1]));
+  else {
+    const p = el("p", "", "does not resolve");
+    p.prepend(el("span", "sev error", "failing"));
+    li.appendChild(p);
+    if (di >= 0 && line > 0) li.appendChild(lineQuote(di, line));
+  }
+  if (msgs.length) li.appendChild(messages(msgs));
+  return li;
+}
+
+function claimPane(i, preview) {
+  const c = D.claims[i], [di, span, v, line, sline, srcs, sup, ref, weak, msgs, path] = c;
+  const pane = el("div", "pane" + (preview ? " preview" : ""));
+  pane.dataset.claim = String(i);
+  pane.appendChild(el("p", "eyebrow", "Claim " + (i + 1) + " of " + D.claims.length + " \u00b7 annotation at line " +
+    sline + " of the session" + (preview ? " \u00b7 preview" : "")));
+  const h = el("h2");
+  h.appendChild(el("span", "vm v-" + V[v], LETTER[v]));
+  h.appendChild(el("span", "v-" + V[v], ICON[v] + " " + V[v]));
+  if (weak) h.appendChild(el("span", "badge", "weak: strongest source below 0.3"));
+  pane.appendChild(h);
+  const loc = el("p", "muted");
+  if (di >= 0 && (span || line > 0)) {
+    loc.appendChild(document.createTextNode("in "));
+    loc.appendChild(where(di, span, line));
+  }
+  else if (path !== null) {
+    loc.appendChild(document.createTextNode("in "));
+    loc.appendChild(putEl("span", "path", path));
+    if (di < 0) loc.appendChild(document.createTextNode(" (not in the session)"));
+  }
+  if (loc.childNodes.length) pane.appendChild(loc);
+  if (span) pane.appendChild(quote(di, span[0], span[1]));
+  else if (di >= 0 && line > 0) pane.appendChild(lineQuote(di, line));
+  if (msgs.length) pane.appendChild(messages(msgs));
+  const counted = srcs.filter((k) => D.sources[k][9]);
+  const up = counted.filter((k) => D.sources[k][5] === "supports").length;
+  pane.appendChild(el("p", "", counted.length + " of " + srcs.length + " source" + (srcs.length === 1 ? "" : "s") +
+    " count: " + up + " support" + (up ? " (strongest " + strength(sup) + ")" : "") + ", " + (counted.length - up) +
+    " refute" + (counted.length - up ? " (strongest " + strength(ref) + ")" : "")));
+  if (srcs.length) {
+    pane.appendChild(el("h3", "", "Sources"));
+    const ol = el("ol", "srcs");
+    for (const k of srcs) ol.appendChild(sourceItem(k));
+    pane.appendChild(ol);
+  }
+  return pane;
+}
+
+function citedPane(list, di) {
+  const pane = el("div", "pane");
+  pane.appendChild(el("p", "eyebrow", "Cited text in a source document"));
+  const h = el("h2");
+  h.appendChild(putEl("span", "path", D.docs[di].p));
+  pane.appendChild(h);
+  pane.appendChild(el("p", "", "Cited by " + list.length + " source" + (list.length === 1 ? "" : "s") + ":"));
+  const ol = el("ol", "srcs");
+  for (const k of list) {
+    const s = D.sources[k], c = D.claims[s[0]];
+    const li = el("li", "src" + (s[5] ? " p-" + s[5] : "") + (s[9] ? "" : " nocount"));
+    const head = el("p", "head");
+    head.appendChild(el("span", "pm", s[5] === "supports" ? "\u2713" : s[5] === "refutes" ? "\u2717" : "?"));
+    head.appendChild(el("strong", "", (s[5] || "no valid polarity") + " \u00b7 confidence " +
+      (s[7] !== null ? s[7] : "not valid")));
+    head.appendChild(document.createTextNode(" for "));
+    const b = el("button", "linkish", "claim " + (s[0] + 1));
+    b.type = "button";
+    b.dataset.claim = String(s[0]);
+    head.appendChild(b);
+    head.appendChild(el("span", "vm v-" + V[c[2]], LETTER[c[2]]));
+    head.appendChild(el("span", "muted", V[c[2]]));
+    li.appendChild(head);
+    if (c[1]) li.appendChild(quote(c[0], c[1][0], c[1][1]));
+    ol.appendChild(li);
+  }
+  pane.appendChild(ol);
+  return pane;
+}
+
+function show(pane) {
+  panel.textContent = "";
+  panel.appendChild(pane);
+  panel.classList.remove("empty");
+}
+function emptyPanel() {
+  const pane = el("div", "pane");
+  pane.appendChild(el("p", "hint", "Select a claim to see its sources: click it, or move with j / k and press Enter."));
+  show(pane);
+  panel.classList.add("empty");
+}
+
+// --- selection ------------------------------------------------------------------------------
+let selected = -1, shown = -1;
+function mark(i, on) {
+  const c = D.claims[i];
+  const scope = c[0] >= 0 ? document.getElementById("d" + c[0]) : null;
+  const found = scope ? scope.querySelectorAll('[data-c~="' + i + '"]') : [];
+  for (const e of found) e.classList.toggle("sel", on);
+  const b = document.getElementById("c" + i) || document.getElementById("x" + i);
+  if (b) b.classList.toggle("sel", on);
+}
+function select(i, how) {
+  if (selected >= 0) mark(selected, false);
+  selected = i;
+  const b = claimEl(i);
+  mark(i, true);
+  shown = i;
+  show(claimPane(i, false));
+  if (how.focus && b) {
+    b.focus({ preventScroll: true });
+    const r = b.getBoundingClientRect();
+    if (r.top < 80 || r.bottom > window.innerHeight - 80) b.scrollIntoView({ block: "center" });
+  }
+  if (how.reveal && vscode) vscode.postMessage({ type: "reveal", line: D.claims[i][4] });
+}
+function preview(i) {
+  if (i === shown) return;
+  shown = i;
+  show(claimPane(i, i !== selected));
+}
+function unpreview() {
+  if (shown === selected) return;
+  shown = selected;
+  if (selected >= 0) show(claimPane(selected, false)); else emptyPanel();
+}
+function move(delta) {
+  const n = D.order.length;
+  if (!n) return;
+  let k = selected >= 0 ? rank.get(selected) + delta : delta > 0 ? 0 : n - 1;
+  k = Math.max(0, Math.min(n - 1, k));
+  select(D.order[k], { focus: true });
+}
+function claimOf(target) {
+  const b = target.closest("[data-claim]");
+  if (b && !b.classList.contains("pane")) return +b.dataset.claim;
+  const s = target.closest(".seg.cl");
+  if (!s) return -1;
+  const list = s.dataset.c.split(" ").map(Number);
+  const at = list.indexOf(selected);
+  return list[(at + 1) % list.length];
+}
+function flashLine(di, line) {
+  ensureLines(di, line, line);
+  const row = document.getElementById("d" + di + "-L" + line);
+  if (!row) return;
+  row.scrollIntoView({ block: "center" });
+  row.classList.add("flash");
+  setTimeout(() => row.classList.remove("flash"), 1600);
+}
+
+document.addEventListener("click", (event) => {
+  const t = event.target;
+  if (!(t instanceof Element)) return;
+  const reveal = t.closest("[data-reveal]");
+  if (reveal) { if (vscode) vscode.postMessage({ type: "reveal", line: +reveal.dataset.reveal }); return; }
+  const link = t.closest('a[href^="#"]');
+  if (link) {
+    const href = link.getAttribute("href"), m = /^#d(\d+)-L(\d+)$/.exec(href);
+    if (m) { event.preventDefault(); flashLine(+m[1], +m[2]); return; }
+    const to = document.getElementById(href.slice(1));
+    if (to instanceof HTMLDetailsElement) to.open = true;
+    return;
+  }
+  const i = claimOf(t);
+  if (i >= 0) { select(i, { focus: true, reveal: true }); return; }
+  const cited = t.closest(".seg[data-s]");
+  if (cited) {
+    const di = +cited.closest(".lines").dataset.doc;
+    if (selected >= 0) mark(selected, false);
+    selected = shown = -1;
+    show(citedPane(cited.dataset.s.split(" ").map(Number), di));
+  }
+});
+document.addEventListener("mouseover", (event) => {
+  const t = event.target;
+  if (!(t instanceof Element) || t.closest("#panel")) return;
+  const hit = t.closest(".claim, .seg.cl");
+  if (hit) preview(hit.classList.contains("claim") ? +hit.dataset.claim : +hit.dataset.c.split(" ")[0]);
+  else if (shown !== selected && t.closest(".lines")) unpreview();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const t = event.target;
+  if (t instanceof Element && t.closest("input, textarea, select, [contenteditable]")) return;
+  const onClaim = t instanceof Element && t.classList.contains("claim");
+  const key = event.key;
+  if (key === "j" || key === "n" || (onClaim && (key === "ArrowDown" || key === "ArrowRight"))) move(1);
+  else if (key === "k" || key === "p" || (onClaim && (key === "ArrowUp" || key === "ArrowLeft"))) move(-1);
+  else if (key === "s" && shown >= 0) { panel.focus(); }
+  else if (key === "Escape") {
+    if (selected >= 0) {
+      const b = document.getElementById("c" + selected);
+      mark(selected, false);
+      selected = shown = -1;
+      emptyPanel();
+      if (b) b.focus();
+    }
+  } else if (key === "?") { const k = document.querySelector("details.keys"); if (k) k.open = !k.open; }
+  else return;
+  event.preventDefault();
+});
+document.addEventListener("toggle", (event) => {
+  const d = event.target;
+  if (d instanceof HTMLDetailsElement && d.open && d.dataset.doc !== undefined) setup(+d.dataset.doc);
+}, true);
+
+// --- printing: everything drawn, every claim with its sources ------------------------------
+let printed = false;
+function forPrint() {
+  if (printed) return;
+  printed = true;
+  for (const d of document.querySelectorAll("details.list, details.meanings")) d.open = true;
+  for (let di = 0; di < D.docs.length; di++) {
+    const view = openDoc(di);
+    if (view) for (let c = 0; c < view.chunks.length; c++) renderChunk(di, c);
+  }
+  const box = document.getElementById("appendix");
+  if (!box) return;
+  const frag = document.createDocumentFragment();
+  for (const i of D.order) frag.appendChild(claimPane(i, false));
+  box.appendChild(frag);
+}
+window.addEventListener("beforeprint", forPrint);
+if (window.matchMedia) {
+  const media = window.matchMedia("print");
+  if (media.addEventListener) media.addEventListener("change", (e) => { if (e.matches) forPrint(); });
+}
+
+// --- start ------------------------------------------------------------------------------------
+for (const s of document.querySelectorAll(".bar span[data-share]")) {
+  const [a, b] = s.dataset.share.split("/").map(Number);
+  s.style.width = (100 * a / b) + "%";
+}
+emptyPanel();
+for (let di = 0; di < D.docs.length; di++) if (D.docs[di].c) setup(di);
+idle(fill);
+const target = /^#d(\d+)-L(\d+)$/.exec(location.hash);
+if (target) flashLine(+target[1], +target[2]);
+window.sourcecheckReview = { select: (i) => select(i, { focus: true }), forPrint, views, ready: true };
+document.documentElement.dataset.ready = "1";
+if (window.performance && performance.mark) performance.mark("sourcecheck-drawn");
+})();
+"""
+)

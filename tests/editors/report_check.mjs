@@ -1,0 +1,199 @@
+// Drives the review report (`sourcecheck report`) in headless Chromium and prints what it saw
+// as JSON. One browser, one fresh page per check:
+//   orbit:   renders, a click on a claim shows its sources, j/k and arrows move between claims,
+//            Enter shows, print draws every claim's sources; screenshots (light, dark);
+//   hostile: everything drawn, clicked, hovered and printed; no injected script may run;
+//   editor:  a click on a claim posts {type: "reveal", line} to acquireVsCodeApi();
+//   big:     the 12 MB session: times to first paint and to drawn, long tasks, j latency.
+// Every page is watched for console errors, page errors and requests (there must be none but
+// the file itself). Usage: node report_check.mjs CONFIG_JSON
+import { createRequire } from "node:module";
+
+// playwright-core is installed beside code-server (NODE_PATH), not in this repository.
+const { chromium } = createRequire(`${process.env.NODE_PATH}/`)("playwright-core");
+
+const config = JSON.parse(process.argv[2]);
+const seen = {};
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+});
+
+async function open(file, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    colorScheme: options.colorScheme ?? "light",
+    deviceScaleFactor: options.scale ?? 1,
+  });
+  const page = await context.newPage();
+  const watch = { console: [], errors: [], requests: [], failed: [] };
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") watch.console.push(`${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => watch.errors.push(String(e)));
+  page.on("request", (r) => { if (r.url() !== `file://${file}`) watch.requests.push(r.url()); });
+  page.on("requestfailed", (r) => watch.failed.push(r.url()));
+  if (options.init) await page.addInitScript(options.init);
+  const started = Date.now();
+  await page.goto(`file://${file}`);
+  await page.waitForSelector("html[data-ready]", { timeout: 30000 });
+  watch.loadMs = Date.now() - started;
+  return { context, page, watch };
+}
+
+const active = (page) => page.evaluate(() => document.activeElement?.id ?? null);
+const panelText = (page) => page.locator("#panel").innerText();
+
+async function orbit() {
+  const { context, page, watch } = await open(config.orbit);
+  const out = { watch };
+  out.lines = await page.locator(".ln").count();
+  out.claims = await page.locator(".lines .claim").count();
+  out.order = await page.evaluate(() => JSON.parse(document.getElementById("sc-data").textContent).order);
+  out.panelBefore = await panelText(page);
+  // a click on a claim's text shows its sources
+  await page.locator('.seg.cl[data-c~="1"]').first().click();
+  out.panelAfterClick = await panelText(page);
+  out.selectedAfterClick = await page.locator(".claim.sel").getAttribute("id");
+  // keyboard: Escape, then j, j, k, arrows, Enter
+  await page.keyboard.press("Escape");
+  await page.evaluate(() => document.activeElement.blur());
+  const keys = [];
+  for (const key of ["j", "j", "k", "n", "ArrowDown", "p", "ArrowUp"]) {
+    await page.keyboard.press(key);
+    keys.push([key, await active(page)]);
+  }
+  out.keys = keys;
+  await page.keyboard.press("Enter");
+  out.panelAfterEnter = await panelText(page);
+  out.focusVisible = await page.evaluate(() => {
+    const e = document.activeElement;
+    return { matches: e.matches(":focus-visible"), outline: getComputedStyle(e).outlineStyle };
+  });
+  // a source document opens on a click and shows its cited spans
+  await page.locator("details.doc summary").first().click();
+  await page.waitForSelector("details.doc[open] .ln", { timeout: 5000 });
+  out.sourceLines = await page.locator("details.doc[open] .ln").count();
+  out.citedSpans = await page.locator("details.doc[open] .seg[data-s]").count();
+  await page.locator("details.doc[open] .seg[data-s]").first().click();
+  out.citedPanel = await panelText(page);
+  // the screenshot: the contested claim with its sources
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator("#c1").click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(150);
+  if (config.shot) await page.screenshot({ path: config.shot });
+  // print: everything drawn, every claim's sources listed
+  await page.emulateMedia({ media: "print" });
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  out.print = await page.evaluate(() => ({
+    panes: document.querySelectorAll("#appendix .pane").length,
+    closed: document.querySelectorAll("details:not(.keys):not([open])").length,
+    appendixShown: getComputedStyle(document.getElementById("appendix")).display,
+    panelShown: getComputedStyle(document.getElementById("panel")).display,
+  }));
+  await context.close();
+  if (config.shotDark) {
+    const dark = await open(config.orbit, { colorScheme: "dark" });
+    await dark.page.locator("#c1").click();
+    await dark.page.evaluate(() => window.scrollTo(0, 0));
+    await dark.page.mouse.move(5, 5);
+    await dark.page.waitForTimeout(150);
+    await dark.page.screenshot({ path: config.shotDark });
+    out.darkWatch = dark.watch;
+    await dark.context.close();
+  }
+  return out;
+}
+
+async function hostile() {
+  const { context, page, watch } = await open(config.hostile);
+  await page.evaluate(() => window.sourcecheckReview.forPrint());
+  const claims = await page.locator(".claim").count();
+  for (let i = 0; i < claims; i++) {
+    const b = page.locator(".claim").nth(i);
+    await b.hover();
+    await b.click();
+  }
+  const cited = await page.locator(".seg[data-s]").count();
+  for (let i = 0; i < cited; i++) await page.locator(".seg[data-s]").nth(i).click();
+  for (let i = 0; i < 8; i++) await page.keyboard.press("j");
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(200);
+  const out = await page.evaluate(() => ({
+    pwned: typeof window.__pwned === "undefined" ? null : String(window.__pwned),
+    scripts: document.scripts.length,
+    bad: [...document.querySelectorAll("img, iframe, svg, object, embed, textarea, link, a[href^='javascript' i]")].map((e) => e.outerHTML.slice(0, 80)),
+    handlers: [...document.querySelectorAll("*")].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`)),
+    hrefs: [...document.querySelectorAll("[href]")].map((e) => e.getAttribute("href")).filter((h) => !/^#[a-z][\w-]*$/.test(h)),
+    bidiInText: /[\u202a-\u202e\u2066-\u2069\u200b\u2028\u2029\u0000-\u0008]/.test(document.body.innerText),
+    escapes: [...new Set([...document.querySelectorAll(".esc")].map((e) => e.textContent))].sort(),
+    pwnedShownAsText: document.body.innerText.includes("window.__pwned='script'"),
+    claims: document.querySelectorAll(".claim").length,
+    appendix: document.querySelectorAll("#appendix .pane").length,
+  }));
+  out.watch = watch;
+  await context.close();
+  return out;
+}
+
+async function editor() {
+  const { context, page, watch } = await open(config.editor, {
+    init: () => {
+      window.__posted = [];
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => null, setState: () => {} });
+    },
+  });
+  const line = await page.locator("#c2").getAttribute("data-line");
+  await page.locator("#c2").click();
+  await page.locator('.seg.cl[data-c~="0"]').first().click();
+  const posted = await page.evaluate(() => window.__posted);
+  await context.close();
+  return { line: Number(line), posted, watch };
+}
+
+async function big() {
+  const { context, page, watch } = await open(config.big, {
+    init: () => {
+      window.__long = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
+      }).observe({ type: "longtask", buffered: true });
+    },
+  });
+  const out = { watch };
+  out.timing = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    const paint = Object.fromEntries(performance.getEntriesByType("paint").map((e) => [e.name, Math.round(e.startTime)]));
+    const drawn = performance.getEntriesByName("sourcecheck-drawn")[0];
+    return { firstPaint: paint["first-paint"], firstContentfulPaint: paint["first-contentful-paint"],
+      domContentLoaded: Math.round(nav.domContentLoadedEventEnd), drawn: drawn ? Math.round(drawn.startTime) : null };
+  });
+  const t = Date.now();
+  for (let i = 0; i < 20; i++) await page.keyboard.press("j");
+  out.twentyJMs = Date.now() - t;
+  out.focused = await active(page);
+  const t2 = Date.now();
+  await page.locator("details.doc summary").first().click();
+  await page.waitForSelector("details.doc[open] .ln");
+  out.openSourceMs = Date.now() - t2;
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 3));
+  await page.waitForTimeout(1500);
+  out.longTasks = await page.evaluate(() => window.__long);
+  out.nodes = await page.evaluate(() => document.getElementsByTagName("*").length);
+  await context.close();
+  return out;
+}
+
+try {
+  for (const name of ["orbit", "hostile", "editor", "big"]) {
+    if (!config[name]) continue;
+    try {
+      seen[name] = await { orbit, hostile, editor, big }[name]();
+    } catch (error) {
+      seen[name] = { error: String(error && error.stack ? error.stack : error) };
+    }
+  }
+} finally {
+  await browser.close();
+}
+process.stdout.write(JSON.stringify(seen));

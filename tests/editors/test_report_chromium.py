@@ -1,0 +1,170 @@
+"""The review report (`sourcecheck report`) in real headless Chromium, driven by report_check.mjs.
+
+One browser run serves every test of this module: the orbit fixture (clicks, keys, print, the
+screenshot docs/images/report.png and report-dark.png), a session of hostile text, the page
+for an editor's webview, and the 12 MB session for timing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.review import render
+from tests.review.hostile import NAME, hostile_text
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+NODE_MODULES = ROOT / ".cache" / "code-server" / "node_modules"
+CHECK = Path(__file__).with_name("report_check.mjs")
+ORBIT = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
+IMAGES = ROOT / "docs" / "images"
+# The screenshots go to the test's temp folder; SOURCECHECK_SCREENSHOTS=1 writes the README's.
+KEEP_SHOTS = os.environ.get("SOURCECHECK_SCREENSHOTS") == "1"
+
+pytestmark = pytest.mark.editor
+
+
+def require(path: Path, what: str) -> None:
+    if not path.exists():
+        message = f"{what} is missing ({path}); scripts/test installs it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def sourcecheck(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, check=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory) -> dict:
+    require(CHROMIUM, "Chromium")
+    require(NODE_MODULES / "playwright-core", "playwright-core")
+    tmp = tmp_path_factory.mktemp("report")
+    orbit = tmp / "orbit.report.html"
+    sourcecheck("sourcecheck", "report", str(ORBIT), "-o", str(orbit))
+    hostile = tmp / "hostile.report.html"
+    hostile.write_text(render(Analysis(hostile_text()), NAME), encoding="utf-8")
+    editor = tmp / "editor.report.html"
+    editor.write_text(render(Analysis(ORBIT.read_text()), ORBIT.name, editor=True), encoding="utf-8")
+    big_session, big = tmp / "big.json", tmp / "big.report.html"
+    sourcecheck("bench.sessiongen", "--size", "12M", "--refs", "30000", "-o", str(big_session))
+    began = time.perf_counter()
+    written = sourcecheck("sourcecheck", "report", str(big_session), "-o", str(big))
+    write_seconds = time.perf_counter() - began
+    shots = IMAGES if KEEP_SHOTS else tmp
+    config = {
+        "orbit": str(orbit),
+        "hostile": str(hostile),
+        "editor": str(editor),
+        "big": str(big),
+        "shot": str(shots / "report.png"),
+        "shotDark": str(shots / "report-dark.png"),
+    }
+    result = subprocess.run(
+        ["node", str(CHECK), json.dumps(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NODE_PATH": str(NODE_MODULES)},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(result.stdout)
+    out["write_seconds"] = write_seconds
+    out["write_note"] = written.stderr
+    out["big_bytes"] = big.stat().st_size
+    out["shot_size"] = (shots / "report.png").stat().st_size
+    return out
+
+
+def clean(part: dict, watch: dict) -> None:
+    assert "error" not in part, part.get("error")
+    assert watch["console"] == [] and watch["errors"] == [], watch
+    assert watch["requests"] == [] and watch["failed"] == [], watch
+
+
+def test_the_page_renders_and_a_click_on_a_claim_shows_its_sources(seen):
+    orbit = seen["orbit"]
+    clean(orbit, orbit["watch"])
+    assert orbit["lines"] == 7 and orbit["claims"] == 4
+    assert "Select a claim" in orbit["panelBefore"]
+    panel = orbit["panelAfterClick"]
+    assert "contested" in panel and "Claim 2 of 4" in panel
+    assert "Scheduler: frames are never dropped under nominal load." in panel  # the cited span
+    assert "调度器在高负载下仍可能丢帧" in panel and "It dropped 3 frames per minute" in panel
+    assert "supports" in panel and "refutes" in panel and "confidence 0.9" in panel and "confidence 0.4" in panel
+    assert orbit["selectedAfterClick"] == "c1"
+
+
+def test_the_keyboard_moves_between_claims_and_enter_shows_the_sources(seen):
+    orbit = seen["orbit"]
+    ids = [f"c{i}" for i in orbit["order"]]
+    assert orbit["keys"] == [
+        ["j", ids[0]],
+        ["j", ids[1]],
+        ["k", ids[0]],
+        ["n", ids[1]],
+        ["ArrowDown", ids[2]],
+        ["p", ids[1]],
+        ["ArrowUp", ids[0]],
+    ]
+    assert "Claim 1 of 4" in orbit["panelAfterEnter"] and "release-notes" in orbit["panelAfterEnter"]
+    assert orbit["focusVisible"] == {"matches": True, "outline": "solid"}
+
+
+def test_a_source_document_opens_with_its_cited_spans(seen):
+    orbit = seen["orbit"]
+    assert orbit["sourceLines"] == 5 and orbit["citedSpans"] == 3
+    assert "Cited by" in orbit["citedPanel"] and "claim " in orbit["citedPanel"]
+
+
+def test_printing_draws_every_claim_with_its_sources(seen):
+    assert seen["orbit"]["print"] == {"panes": 4, "closed": 0, "appendixShown": "block", "panelShown": "none"}
+    assert seen["shot_size"] > 20_000
+    assert seen["orbit"]["darkWatch"]["console"] == []
+
+
+def test_hostile_text_runs_no_script_and_makes_no_markup(seen):
+    hostile = seen["hostile"]
+    clean(hostile, hostile["watch"])
+    assert hostile["pwned"] is None
+    assert hostile["scripts"] == 2 and hostile["bad"] == [] and hostile["handlers"] == [] and hostile["hrefs"] == []
+    assert hostile["bidiInText"] is False
+    assert {"\\u202e", "\\u2066", "\\u200b", "\\u2028", "\\x00", "\\r"} <= set(hostile["escapes"])
+    assert hostile["pwnedShownAsText"] is True  # shown, as text
+    assert hostile["appendix"] == 7
+
+
+def test_in_an_editor_a_click_on_a_claim_asks_to_reveal_its_line(seen):
+    editor = seen["editor"]
+    clean(editor, editor["watch"])
+    lines = ORBIT.read_text().split("\n")
+    assert lines[editor["line"] - 1].strip() == "{"
+    assert editor["posted"][0] == {"type": "reveal", "line": editor["line"]}
+    assert editor["posted"][1]["type"] == "reveal" and len(editor["posted"]) == 2
+
+
+def test_the_12_mb_session_is_written_in_seconds_and_opens_without_freezing(seen):
+    big = seen["big"]
+    clean(big, big["watch"])
+    timing = big["timing"]
+    print(
+        f"\n12 MB session: report written in {seen['write_seconds']:.1f} s ({seen['big_bytes'] / 1e6:.1f} MB); "
+        f"first paint {timing['firstPaint']} ms, drawn {timing['drawn']} ms, 20 x j {big['twentyJMs']} ms, "
+        f"source opened {big['openSourceMs']} ms, longest task {max(big['longTasks'], default=0)} ms, "
+        f"{big['nodes']} elements"
+    )
+    assert seen["write_seconds"] < 10
+    assert timing["firstPaint"] is not None and timing["firstPaint"] < 3000
+    assert timing["drawn"] is not None and timing["drawn"] < 5000
+    assert max(big["longTasks"], default=0) < 1500
+    assert big["twentyJMs"] < 5000 and big["focused"].startswith("c")
+    assert big["openSourceMs"] < 3000
