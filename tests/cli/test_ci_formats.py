@@ -1,12 +1,19 @@
 """The CI formats say each session's verdicts: a ``::notice`` in GitHub's, a tool execution
-notification in SARIF's; the findings they carry stay exactly as they were."""
+notification in SARIF's; the findings they carry stay as they were. SARIF's rules say what each
+finding means and what to do (tests/cli/test_sarif_validation.py validates the whole log)."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sourcecheck.cli.ci_formats import (
+    RULE_TEXTS,
+    artifact_location,
+    docs_url,
     github_lines,
     github_summary,
     sarif_log,
@@ -15,6 +22,7 @@ from sourcecheck.cli.ci_formats import (
 )
 from sourcecheck.cli.main import main
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.rules import ALL_CODES, EXIT_CLASS
 from tests.support.helpers import claim, session, source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,12 +103,12 @@ def test_sarif_carries_each_sessions_verdicts_as_a_note_of_its_one_invocation(ca
             {
                 "level": "note",
                 "message": {"text": ORBIT_LINE},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": str(ORBIT)}}}],
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": ORBIT.as_uri()}}}],
             },
             {
                 "level": "note",
                 "message": {"text": "1 claim: 1 unresolved; 100% of article uncited"},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": str(AMBIGUOUS)}}}],
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": AMBIGUOUS.as_uri()}}}],
             },
         ],
     }
@@ -119,7 +127,7 @@ def test_the_rest_of_the_sarif_log_is_as_it_was(capsys):
     assert {key: value for key, value in run_.items() if key != "invocations"} == {
         key: value for key, value in was.items() if key != "invocations"
     }
-    assert set(run_) == {"tool", "invocations", "columnKind", "results"}
+    assert set(run_) == {"tool", "invocations", "originalUriBaseIds", "columnKind", "results"}
     assert {key: value for key, value in log.items() if key != "runs"} == {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -150,3 +158,86 @@ def test_sarif_and_github_from_worker_processes_say_the_same(tmp_path):
     log = json.loads(command("--format", "sarif", "--jobs", "2", *files))
     texts = [n["message"]["text"] for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"]]
     assert texts == [ORBIT_LINE, "1 claim: 1 unresolved; 100% of article uncited"]
+
+
+def test_sarif_names_files_by_uri():
+    assert artifact_location("docs/a b%#é.json") == {"uri": "docs/a%20b%25%23%C3%A9.json", "uriBaseId": "%SRCROOT%"}
+    assert artifact_location("./x.json") == {"uri": "x.json", "uriBaseId": "%SRCROOT%"}
+    assert artifact_location("/tmp/a b.json") == {"uri": "file:///tmp/a%20b.json"}
+    assert artifact_location("<stdin>") == {"uri": "stdin", "description": {"text": "standard input"}}
+
+
+# --- SARIF rules
+
+DOCS = "https://git.example.org/team/sourcecheck/blob/main/docs/rules.md"  # test input only
+
+
+def rules(log):
+    return {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+
+
+def test_each_finding_code_has_a_rule_that_says_what_it_means_and_what_to_do(monkeypatch):
+    monkeypatch.delenv("SOURCECHECK_DOCS_URL", raising=False)
+    by_id = rules(sarif_log([]))
+    assert list(by_id) == [*ALL_CODES, "unreadable"]
+    for code, rule in by_id.items():
+        title, meaning, fix, _ = RULE_TEXTS[code]
+        assert rule["shortDescription"] == {"text": title + "."}
+        assert rule["fullDescription"] == {"text": f"{meaning} {fix}"}
+        assert set(rule["help"]) == {"text", "markdown"}
+        assert meaning in rule["help"]["text"] and fix in rule["help"]["markdown"]
+        assert rule["name"] != code and rule["name"].lower() != code.lower()
+        assert rule["properties"]["exitCode"] == EXIT_CLASS.get(code, 2 if code == "unreadable" else 0)
+        assert "helpUri" not in rule  # no URL without SOURCECHECK_DOCS_URL
+        for text in (title, meaning, fix):
+            assert text.strip() == text and "  " not in text and text[-1] not in ",;"
+        assert meaning.endswith(".") and fix.endswith(".")
+    assert by_id["boundary-ambiguous"]["defaultConfiguration"] == {"level": "error"}
+    assert by_id["low-confidence"]["defaultConfiguration"] == {"level": "note"}
+    assert by_id["unknown-field"]["help"]["markdown"].startswith("**unknown-field** (warning, does not fail")
+    assert "informationUri" not in sarif_log([])["runs"][0]["tool"]["driver"]
+
+
+def test_every_result_names_a_rule_of_the_log(capsys, tmp_path):
+    files = sorted((FIXTURES / "broken").glob("*.json")) + [tmp_path / "missing.json"]
+    _, log = sarif(capsys, *files)
+    used = {result["ruleId"] for result in log["runs"][0]["results"]}
+    assert used <= set(rules(log)) and len(used) == len(ALL_CODES) + 1  # every code, and unreadable
+    assert "unreadable" in used
+
+
+def github_anchors(markdown: str) -> set[str]:
+    """The anchors GitHub gives a file's headings: lower case, punctuation dropped, spaces to -."""
+    return {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in markdown.splitlines()
+        if line.startswith("#")
+    }
+
+
+def test_with_sourcecheck_docs_url_each_rule_links_its_section_of_the_rules(monkeypatch):
+    monkeypatch.setenv("SOURCECHECK_DOCS_URL", DOCS + "#findings")
+    log = sarif_log([])
+    anchors = github_anchors((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
+    for code, rule in rules(log).items():
+        base, _, anchor = rule["helpUri"].partition("#")
+        assert base == DOCS and anchor == RULE_TEXTS[code][3] and anchor in anchors, code
+    assert rules(log)["boundary-ambiguous"]["helpUri"] == DOCS + "#resolving-a-ref"
+    assert log["runs"][0]["tool"]["driver"]["informationUri"] == DOCS
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["docs/rules.md", "git.example.org/docs/rules.md", "ftp://git.example.org/rules.md", "https://", "https://a b"],
+)
+def test_a_docs_url_that_is_no_absolute_http_url_gives_no_help_uri(monkeypatch, capsys, value):
+    monkeypatch.setenv("SOURCECHECK_DOCS_URL", value)
+    assert all("helpUri" not in rule for rule in rules(sarif_log([])).values())
+    assert "SOURCECHECK_DOCS_URL is not an absolute http(s) URL" in capsys.readouterr().err
+
+
+def test_an_empty_docs_url_is_none_silently(monkeypatch, capsys):
+    monkeypatch.setenv("SOURCECHECK_DOCS_URL", " ")
+    assert docs_url() is None and capsys.readouterr().err == ""
+    monkeypatch.delenv("SOURCECHECK_DOCS_URL")
+    assert docs_url() is None

@@ -2,11 +2,23 @@
 
 Each session with claims also gets its verdicts at a glance (``Summary.line()``): a
 ``::notice`` titled "sourcecheck verdicts", and in SARIF a tool execution notification of
-the run's one invocation."""
+the run's one invocation.
+
+SARIF names files by URI (:func:`artifact_location`): a relative path as a percent-encoded
+relative reference on ``%SRCROOT%`` (the directory sourcecheck ran in), an absolute one as a
+``file://`` URI, standard input as ``stdin``. Each rule says what its finding means and
+what to do (``fullDescription``, ``help``), and links its section of docs/rules.md
+(``helpUri``) only when ``SOURCECHECK_DOCS_URL`` gives that page's absolute URL: the project
+has no public URL of its own to write there."""
 
 from __future__ import annotations
 
+import os
+import re
+import sys
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from .. import __version__
 from ..core.analysis import Analysis
@@ -58,17 +70,49 @@ def github_unreadable(name: str, reason: str) -> str:
     return f"::error file={_github_property(name)},title=sourcecheck::{_github_data(name + ': ' + reason)}"
 
 
+# --- SARIF
+
+STDIN_NAME = "<stdin>"
+"""What the command line names standard input (``-``)."""
+SRCROOT = "%SRCROOT%"
+DOCS_URL_VARIABLE = "SOURCECHECK_DOCS_URL"
+UNREADABLE = "unreadable"
+
+
+def artifact_location(name: str) -> dict[str, Any]:
+    """A file's SARIF ``artifactLocation``, its name as a URI (RFC 3986):
+
+    * a relative path: a relative reference on ``%SRCROOT%``, with POSIX separators and
+      percent-encoded (``docs/a%20b.json``; ``%``, ``#``, ``?`` and non-ASCII too);
+    * an absolute path: a ``file://`` URI (``file:///tmp/a%20b.json``);
+    * standard input: ``stdin``, described as "standard input" (GitHub code scanning
+      requires a ``uri``; no such file is under the source root, so no ``uriBaseId``).
+    """
+    if name == STDIN_NAME:
+        return {"uri": "stdin", "description": {"text": "standard input"}}
+    path = Path(name)
+    if path.is_absolute():
+        return {"uri": path.as_uri()}
+    posix = path.as_posix()
+    if posix.startswith("/"):  # Windows: rooted, on the current drive
+        return {"uri": path.absolute().as_uri()}
+    return {"uri": quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
+
+
 def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None = None) -> list[dict[str, Any]]:
     if analysis is None:
         return [
             {
-                "ruleId": "unreadable",
+                "ruleId": UNREADABLE,
                 "level": "error",
                 "message": {"text": f"{name}: {unreadable}"},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+                "locations": [
+                    {"physicalLocation": {"artifactLocation": artifact_location(name), "region": {"startLine": 1}}}
+                ],
             }
         ]
     results = []
+    where = artifact_location(name)
     for finding in analysis.findings:
         span = analysis.finding_span(finding, Encoding.UTF16)
         results.append(
@@ -79,7 +123,7 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": name},
+                            "artifactLocation": dict(where),
                             "region": {
                                 "startLine": span.start.line + 1,
                                 "startColumn": span.start.character + 1,
@@ -105,32 +149,244 @@ def sarif_notifications(name: str, analysis: Analysis | None) -> list[dict[str, 
         {
             "level": "note",
             "message": {"text": visible(analysis.summary.line())},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+            "locations": [{"physicalLocation": {"artifactLocation": artifact_location(name)}}],
         }
     ]
+
+
+# Each rule: its title, what its finding means, what to do, and the section of docs/rules.md
+# (a GitHub heading anchor) that settles it.
+READING, RESOLVING, ANNOTATIONS, OUTPUT = (
+    "reading-a-session",
+    "resolving-a-ref",
+    "annotations-and-sources",
+    "sourcecheck---json",
+)
+RULE_TEXTS: dict[str, tuple[str, str, str, str]] = {
+    "invalid-json": (
+        "The file is not JSON",
+        "The session file is not strict JSON (RFC 8259): a syntax error, or something JSON does not have, "
+        "such as a comment, a trailing comma, NaN or Infinity. Nothing else in it can be checked.",
+        "Correct the JSON at the position shown; the message says what was expected there.",
+        READING,
+    ),
+    "invalid-field": (
+        "A value has the wrong type, or a required key is missing",
+        "A value does not have the shape the format requires: a ref's `path` that is not a string, `start` "
+        "or `end` that is not an object with an integer `line` and a string `str`, `sources` missing or not "
+        "an array, a document without a string `path` and `content`. Nothing more is checked on that ref.",
+        "Give the value the type the message names (an integer `line` such as `3`, not `3.0` or `true`), "
+        "or add the missing key.",
+        RESOLVING,
+    ),
+    "duplicate-path": (
+        "Two documents have the same path",
+        "A document has the same `path` as an earlier one. Refs resolve against the first document with "
+        "that path; this one is ignored.",
+        "Give this document a path of its own if it is another text, or remove it if it repeats the first.",
+        READING,
+    ),
+    "non-lf-content": (
+        "A document's content has CR or CRLF line breaks",
+        "A document's `content` holds `\\r`. SourceCheck splits content into lines at `\\n` only, so each "
+        "`\\r` stays part of its line and boundaries may not match the text as it looks.",
+        "Normalize the content to `\\n` line breaks (convert CRLF or CR to LF) where the session is written.",
+        READING,
+    ),
+    "bad-polarity": (
+        "A source's polarity is missing or invalid",
+        'Every source needs a `polarity` that is exactly `"supports"` or `"refutes"`. A source without a '
+        "valid polarity does not count toward its claim's verdict.",
+        'Add or correct it: `"supports"` when the cited text backs the claim, `"refutes"` when it '
+        "contradicts it. Check for a misspelled key such as `polarty`.",
+        ANNOTATIONS,
+    ),
+    "bad-confidence": (
+        "A source's confidence is missing or invalid",
+        "Every source needs a `confidence` that is a finite number from 0 to 1. A string, a boolean, a "
+        "percentage such as 95 or any value outside [0, 1] is rejected, and the source does not count "
+        "toward its claim's verdict.",
+        'Write a number from 0 to 1: `0.95`, not `95` or `"high"`.',
+        ANNOTATIONS,
+    ),
+    "empty-sources": (
+        "An annotation has no sources",
+        "An annotation's `sources` is an empty array; an annotation cites at least one source for its claim.",
+        "Add a source ref, or remove the annotation: text without a source is left unannotated.",
+        ANNOTATIONS,
+    ),
+    "unknown-path": (
+        "A ref names no document of the session",
+        "A ref's `path` is not the `path` of any document in the session, so the ref cannot be resolved; "
+        "nothing more is checked on it.",
+        "Write the exact path of one of the session's documents (the message lists them), or add the missing document.",
+        RESOLVING,
+    ),
+    "line-out-of-range": (
+        "A boundary's line is outside its document",
+        "A `start.line` or `end.line` is below 1 or past the document's last line. Lines count from 1 and "
+        'are the content split at `\\n` (`content.split("\\n")`), blank lines included.',
+        "Correct the line number; the message gives the document's number of lines.",
+        RESOLVING,
+    ),
+    "boundary-empty": (
+        "A boundary's text is empty",
+        'A `start.str` or `end.str` is `""`. A boundary finds the span by its text, so it cannot be empty.',
+        "Write the text the span starts with (or ends with), long enough to occur only once on its line.",
+        RESOLVING,
+    ),
+    "boundary-not-found": (
+        "A boundary's text is not on its line",
+        "A boundary's `str` does not occur on the line it names. Matching is exact, code point by code "
+        "point: case, accents, typographic quotes and other kinds of space all count.",
+        "Copy the text exactly from the document's line, or correct the line number; the message says "
+        "where the text does occur when it can.",
+        RESOLVING,
+    ),
+    "boundary-ambiguous": (
+        "A boundary's text occurs more than once on its line",
+        "A boundary's `str` occurs more than once on its line (occurrences are counted overlapping), so "
+        "where the span starts or ends is not determined.",
+        "Extend `start.str` to the right, or `end.str` to the left, until it occurs only once on the line; "
+        "the SourceCheck language server offers a quick fix for each occurrence.",
+        RESOLVING,
+    ),
+    "lines-reversed": (
+        "A ref's start line comes after its end line",
+        "A ref's `start.line` is greater than its `end.line`; a ref runs forward through its document.",
+        "Swap the boundaries, or correct the line numbers.",
+        RESOLVING,
+    ),
+    "boundary-order": (
+        "A ref's start comes after its end on the same line",
+        "Both boundaries are on one line and `start.str` begins after `end.str` ends, so the span would run backwards.",
+        "Swap `start` and `end`, or correct their texts.",
+        RESOLVING,
+    ),
+    "unknown-field": (
+        "A key the format does not define",
+        "An object has a key that the SourceCheck format does not define. It is ignored; often it is a "
+        "misspelling, such as `polarty` for `polarity`.",
+        "Rename the key to the one meant, or remove it.",
+        ANNOTATIONS,
+    ),
+    "duplicate-key": (
+        "A key appears twice in one object",
+        "The same key appears twice in one JSON object. The last value wins; the earlier one is ignored.",
+        "Remove one of them, keeping the value meant.",
+        READING,
+    ),
+    "self-citation": (
+        "A source cites its claim's own document",
+        "A source is in the same document as its claim: a text is not evidence for itself.",
+        "Cite another document that supports or refutes the claim, or remove the source.",
+        ANNOTATIONS,
+    ),
+    "duplicate-source": (
+        "The same source twice in one annotation",
+        "Two sources of one annotation have the same coordinates (path, start and end); the repeat adds nothing.",
+        "Remove one of them.",
+        ANNOTATIONS,
+    ),
+    "low-confidence": (
+        "A source's confidence is below 0.3",
+        "A source's `confidence` is below 0.3. Such a weak source is usually better omitted; a side of a "
+        "verdict whose strongest source is below 0.3 is weak.",
+        "Omit the source, or raise its confidence if the evidence is stronger than that.",
+        ANNOTATIONS,
+    ),
+    UNREADABLE: (
+        "The file could not be read",
+        "The input could not be read as a session: it does not exist, is a directory, cannot be opened, "
+        "is larger than the size limit, or is not UTF-8 text. Nothing in it was checked.",
+        "Pass the path of a session file that exists and is UTF-8 text; for a larger file, raise the limit "
+        "with `--max-size-mb`.",
+        OUTPUT,
+    ),
+}
+RULE_CODES = (*ALL_CODES, UNREADABLE)
+"""One rule per finding code, and one for input that could not be read."""
+RULE_SEVERITY: dict[str, Severity] = {**SEVERITY, UNREADABLE: Severity.ERROR}
+RULE_EXIT: dict[str, int] = {**EXIT_CLASS, UNREADABLE: 2}
+SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "hint"}
+
+_URI = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+")
+
+
+def docs_url(value: str | None = None) -> str | None:
+    """The absolute http(s) URL of this repository's docs/rules.md, from ``SOURCECHECK_DOCS_URL``
+    (its fragment dropped), or None: unset, empty, or not such a URL (then a line on stderr)."""
+    value = (os.environ.get(DOCS_URL_VARIABLE) if value is None else value) or ""
+    value = value.strip()
+    if not value:
+        return None
+    parts = urlsplit(value) if _URI.fullmatch(value) else None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        sys.stderr.write(
+            f"sourcecheck: {DOCS_URL_VARIABLE} is not an absolute http(s) URL ({visible(value)}); "
+            "the SARIF rules have no helpUri\n"
+        )
+        return None
+    return urlunsplit(parts._replace(fragment=""))
+
+
+def _rule_name(code: str) -> str:
+    """``boundary-ambiguous`` -> ``BoundaryAmbiguous`` (SARIF wants a name that is not its id)."""
+    return "UnreadableInput" if code == UNREADABLE else "".join(part.capitalize() for part in code.split("-"))
+
+
+def sarif_rule(code: str, docs: str | None = None) -> dict[str, Any]:
+    """SARIF's ``reportingDescriptor`` of one finding code: what it means and what to do,
+    as GitHub code scanning requires (``fullDescription``, ``help``); ``helpUri`` only with
+    the URL of docs/rules.md (``docs``)."""
+    title, meaning, fix, section = RULE_TEXTS[code]
+    severity = RULE_SEVERITY[code]
+    exit_code = RULE_EXIT.get(code, 0)
+    kind = SEVERITY_WORD[severity] + (f", exit code {exit_code}" if exit_code else ", does not fail the check")
+    rule: dict[str, Any] = {
+        "id": code,
+        "name": _rule_name(code),
+        "shortDescription": {"text": title + "."},
+        "fullDescription": {"text": f"{meaning} {fix}"},
+        "help": {
+            "text": f"{code} ({kind}): {meaning}\n\nWhat to do: {fix}",
+            "markdown": f"**{code}** ({kind})\n\n{meaning}\n\n**What to do:** {fix}",
+        },
+        "defaultConfiguration": {"level": SARIF_LEVEL[severity]},
+        "properties": {"exitCode": exit_code},
+    }
+    if docs is not None:
+        rule["helpUri"] = f"{docs}#{section}"
+    return rule
+
+
+def _source_root() -> dict[str, Any]:
+    """``%SRCROOT%``: the directory sourcecheck ran in, which relative paths are relative to."""
+    root: dict[str, Any] = {"description": {"text": "the directory sourcecheck ran in"}}
+    try:
+        uri = Path.cwd().as_uri()
+    except (OSError, ValueError):
+        return root
+    return {"uri": uri if uri.endswith("/") else uri + "/", **root}
 
 
 def sarif_log(results: list[dict[str, Any]], notifications: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run; columns count UTF-16 code units, SARIF's default.
     Its one invocation carries the notifications (the sessions' verdicts): the check ran to
     its end, whatever it found (``executionSuccessful``, which SARIF requires)."""
-    rules = [
-        {
-            "id": code,
-            "name": code,
-            "shortDescription": {"text": code.replace("-", " ")},
-            "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[code]]},
-            "properties": {"exitCode": EXIT_CLASS.get(code, 0)},
-        }
-        for code in ALL_CODES
-    ]
+    docs = docs_url()
+    driver: dict[str, Any] = {"name": "sourcecheck", "version": __version__}
+    if docs is not None:
+        driver["informationUri"] = docs
+    driver["rules"] = [sarif_rule(code, docs) for code in RULE_CODES]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "sourcecheck", "version": __version__, "rules": rules}},
+                "tool": {"driver": driver},
                 "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications or []}],
+                "originalUriBaseIds": {SRCROOT: _source_root()},
                 "columnKind": "utf16CodeUnits",
                 "results": results,
             }
