@@ -6,6 +6,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -43,6 +44,7 @@ def run_vscode(
     fixture: Path = FIXTURE,
     check: Path = CHECK,
     args: list[str] | None = None,
+    path: str | None = None,
 ) -> dict:
     require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
     require(VSIX, "the .vsix")
@@ -73,11 +75,12 @@ def run_vscode(
         )
     )
     common = [code_server, "--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(extensions)]
-    sockets = tmp_path / "tmp"  # code-server's IPC and git sockets, removed with tmp_path
-    sockets.mkdir()
+    # code-server's IPC and git sockets, and Chromium's: in a short folder of their own (a
+    # socket's path has at most 107 bytes), removed afterwards.
+    sockets = Path(tempfile.mkdtemp(prefix="sc-"))
     env = {
         **os.environ,
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "PATH": path if path is not None else f"{BIN}{os.pathsep}{os.environ['PATH']}",
         "SOURCECHECK_WAIT_MS": str(wait_ms),
         "TMPDIR": str(sockets),
         "XDG_RUNTIME_DIR": str(sockets),
@@ -141,6 +144,7 @@ def run_vscode(
     finally:
         server.terminate()
         server.wait(timeout=20)
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def assert_works(seen: dict) -> None:
@@ -205,3 +209,15 @@ def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tm
     cited = [ref.text for ref in analysis.session.refs if ref.is_source and ref.doc_path == "release-notes"]
     assert selected in cited, cited
     assert analysis.exit_code == Analysis(ARTICLE.read_text()).exit_code
+
+
+def test_the_vsix_alone_gives_diagnostics_hover_and_the_fix(tmp_path):
+    """No sourcecheck installed anywhere but the .vsix: the extension runs the server it
+    carries (bundled/libs) with the python3 on PATH, which has no sourcecheck of its own."""
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if Path(p).resolve() != BIN.resolve())
+    probe = subprocess.run(
+        ["python3", "-c", "import sourcecheck"], env={**os.environ, "PATH": path}, capture_output=True
+    )
+    assert probe.returncode != 0, "the python3 on PATH has sourcecheck: the test would prove nothing"
+    seen = run_vscode(tmp_path, "", path=path)
+    assert_works(seen)

@@ -1,16 +1,21 @@
 // SourceCheck for VS Code: starts the sourcecheck-ls language server for session files
 // and shows, in the status bar, the server's state and how the active session's refs fare.
+// Commands: document views and citing a selection (here), the review webview and the
+// reference lenses' command (review.ts).
 
 import { execFile } from "node:child_process";
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
+import { bundledLibs, candidates, chooseInterpreter, onInterpreterChange } from "./python";
 import { CodeAction, CodeActionRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
+import { Reviews, showReferences } from "./review";
 
 /** The URI scheme of the server's document views (a document of a session shown as text). */
 const VIEW_SCHEME = "sourcecheck";
 
 interface ServerCommand {
+  env?: Record<string, string>;
   command: string;
   args: string[];
   origin: string;
@@ -30,6 +35,9 @@ let status: vscode.StatusBarItem;
 /** Starts and stops run one after another on this chain. */
 let queue: Promise<void> = Promise.resolve();
 let shuttingDown = false;
+let libs: string | undefined; // the bundled server's packages, when the extension carries them
+/** The open review webviews (SourceCheck: Open Review), one per session. */
+let reviews: Reviews | undefined;
 
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -63,7 +71,7 @@ function realPath(path: string): string {
 }
 
 /** The command that starts the server, or a message saying how to get one. */
-export async function findServer(config: vscode.WorkspaceConfiguration): Promise<ServerCommand | string> {
+export async function findServer(config: vscode.WorkspaceConfiguration, libs?: string): Promise<ServerCommand | string> {
   const path = (config.get<string>("server.path") ?? "").trim();
   if (path) {
     const resolved = isAbsolute(path) ? path : onPath(path);
@@ -71,6 +79,13 @@ export async function findServer(config: vscode.WorkspaceConfiguration): Promise
       return `The command "${path}" set in sourcecheck.server.path was not found. Set it to the full path of sourcecheck-ls, or clear it.`;
     }
     return { command: resolved, args: [], origin: "sourcecheck.server.path" };
+  }
+  if (libs) {
+    // The server bundled in the extension: any Python 3.11+ runs it, nothing else installed.
+    const chosen = await chooseInterpreter(await candidates(config, onPath));
+    if (typeof chosen === "string") return chosen;
+    const env = { PYTHONPATH: [libs, process.env.PYTHONPATH].filter(Boolean).join(delimiter) };
+    return { command: chosen.path, args: ["-m", "sourcecheck.lsp"], origin: `the bundled server, run by ${chosen.origin}`, env };
   }
   const interpreter = (config.get<string>("interpreter") ?? "").trim();
   if (interpreter) {
@@ -143,7 +158,7 @@ async function stopClient(old: LanguageClient | undefined = client): Promise<voi
 
 async function startServer(): Promise<void> {
   showStatus("$(sync~spin) SourceCheck", "SourceCheck language server: starting");
-  const found = await findServer(vscode.workspace.getConfiguration("sourcecheck"));
+  const found = await findServer(vscode.workspace.getConfiguration("sourcecheck"), libs);
   if (shuttingDown) return;
   if (typeof found === "string") {
     reportFailure(found);
@@ -151,8 +166,8 @@ async function startServer(): Promise<void> {
   }
   output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin})`);
   const serverOptions: ServerOptions = {
-    run: { command: found.command, args: found.args, transport: TransportKind.stdio },
-    debug: { command: found.command, args: found.args, transport: TransportKind.stdio },
+    run: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
+    debug: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
@@ -170,7 +185,10 @@ async function startServer(): Promise<void> {
   started.onDidChangeState((event) => {
     if (event.newState === State.Starting) showStatus("$(sync~spin) SourceCheck", "SourceCheck language server: starting");
     if (event.newState === State.Stopped) showStatus("$(error) SourceCheck", "SourceCheck language server: stopped (see SourceCheck: Show Output)", true);
-    if (event.newState === State.Running) void refreshSummary();
+    if (event.newState === State.Running) {
+      void refreshSummary();
+      reviews?.refreshAll();
+    }
   });
   try {
     await started.start();
@@ -266,11 +284,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.command = "sourcecheck.showOutput";
   // One disposable, registered once, stops whichever client is current (first, while the output channel still exists).
-  context.subscriptions.push({ dispose: () => void shutdown() }, output, status);
+  reviews = new Reviews(
+    () => (client?.state === State.Running ? client : undefined),
+    (line) => output.appendLine(line),
+  );
+  context.subscriptions.push({ dispose: () => void shutdown() }, output, status, reviews);
+  libs = bundledLibs(context);
+  // A different interpreter selected in the Python extension: the bundled server restarts with it.
+  const watching = await onInterpreterChange(() => {
+    if (libs) void vscode.commands.executeCommand("sourcecheck.restartServer");
+  });
+  if (watching) context.subscriptions.push(watching);
   context.subscriptions.push(
     vscode.commands.registerCommand("sourcecheck.showOutput", () => output.show()),
     vscode.commands.registerCommand("sourcecheck.openDocumentView", (uri?: string) => openDocumentView(uri)),
     vscode.commands.registerCommand("sourcecheck.citeSelection", () => citeSelection()),
+    vscode.commands.registerCommand("sourcecheck.openReview", (uri?: vscode.Uri) => reviews?.open(uri)),
+    vscode.commands.registerCommand("sourcecheck.showReferences", (uri: unknown, position: unknown, locations: unknown) =>
+      showReferences(uri, position, locations),
+    ),
     vscode.commands.registerCommand("sourcecheck.restartServer", () => {
       output.appendLine("restarting the server");
       return restartServer();

@@ -10,6 +10,18 @@
 -- selection (gra) write a ref into the session file. The server asks for a view's text again
 -- (workspace/textDocumentContent/refresh) after the session changes.
 --
+-- The review and the reference lenses:
+--
+--   :SourceCheckReport[!] [file]   the server's review report of the session (an HTML page)
+--                                  written to a file and opened with the system's opener
+--                                  (vim.ui.open; before 0.10 xdg-open / open). The file is
+--                                  <name>.report.html in a fresh folder of vim.fn.tempname()
+--                                  (the same file again for the same session; Neovim
+--                                  deletes that folder when it quits), or [file] to keep
+--                                  it; with ! it is only written, and its path is printed.
+--   the "cited by N refs", "K uncited passages" and verdict lenses (command
+--   sourcecheck.showReferences): their locations in the quickfix list, opened.
+--
 -- Neovim 0.11 first. 0.9 and 0.10: the same (their built-in semantic tokens). 0.8 (and 0.7):
 -- the marks are painted by this module, and the view's URI is given to the LSP client by
 -- wrapping vim.uri_from_bufnr, since those versions turn `sourcecheck:/x` into a file path.
@@ -22,12 +34,16 @@ M.SCHEME = 'sourcecheck'
 M.CLIENT = 'sourcecheck'
 M.FILETYPE = 'sourcecheckview'
 M.OPEN_VIEW = 'sourcecheck.openDocumentView'
+M.SHOW_REFERENCES = 'sourcecheck.showReferences'
+M.REVIEW = 'sourcecheck/review'
 local CONTENT = 'workspace/textDocumentContent'
 local REFRESH = 'workspace/textDocumentContent/refresh'
 local DOCUMENTS = 'sourcecheck/documents'
 local TOKENS = 'textDocument/semanticTokens/full'
 local KINDS = { 'claim', 'supports', 'refutes' }
 
+--- The report file of each session reviewed: session URI -> path.
+M.reports = {}
 --- Open views: buffer number -> { uri, session, client_id }.
 M.views = {}
 --- How many times each view URI was refreshed (read by the tests; cheap).
@@ -489,6 +505,117 @@ function M.complete(lead)
   return found
 end
 
+-- -- :SourceCheckReport
+
+--- Open `path` with the system's opener (a browser, for a report).
+function M.open_externally(path)
+  if vim.ui.open then
+    local _, err = vim.ui.open(path)
+    if err then
+      notify(err .. '; the report is ' .. path, vim.log.levels.WARN)
+    end
+    return
+  end
+  local command
+  if vim.fn.has('mac') == 1 then
+    command = { 'open', path }
+  elseif vim.fn.has('win32') == 1 then
+    command = { 'cmd.exe', '/c', 'start', '', path }
+  elseif vim.fn.executable('xdg-open') == 1 then
+    command = { 'xdg-open', path }
+  end
+  if not command or vim.fn.jobstart(command, { detach = true }) <= 0 then
+    notify('no program to open ' .. path .. ' with: open it in a browser', vim.log.levels.WARN)
+  end
+end
+
+--- Where the report of `session` (a URI) goes: `target` if given, else the file already used
+--- for that session, else <name>.report.html in a new folder under vim.fn.tempname().
+local function report_path(session, target)
+  if target and target ~= '' then
+    return vim.fn.fnamemodify(vim.fn.expand(target), ':p')
+  end
+  local known = M.reports[session]
+  if known and vim.fn.isdirectory(vim.fn.fnamemodify(known, ':h')) == 1 then
+    return known
+  end
+  local folder = vim.fn.tempname()
+  vim.fn.mkdir(folder, 'p')
+  local name = session:match('([^/]+)$') or 'session'
+  name = unescape(name):gsub('%.json$', '')
+  return folder .. '/' .. name .. '.report.html'
+end
+
+local function write_file(path, text)
+  local file, err = io.open(path, 'wb')
+  if not file then
+    return nil, err
+  end
+  local ok, werr = file:write(text)
+  file:close()
+  return ok ~= nil, werr
+end
+
+--- Ask the server for the review of the current session, write it and (unless opts.bang)
+--- open it. opts: args (a file to write), bang, on_written(path) (called once written).
+function M.report_command(opts)
+  opts = opts or {}
+  local client, session, bufnr = current_session()
+  if not client then
+    notify('this buffer is not a SourceCheck session (no sourcecheck client is attached)')
+    return
+  end
+  request(client, M.REVIEW, { uri = session }, function(err, result)
+    if err then
+      notify('no review: ' .. (err.message or vim.inspect(err)))
+      return
+    end
+    if type(result) ~= 'table' or type(result.html) ~= 'string' then
+      notify('no review: the server answered none (is this a session?)')
+      return
+    end
+    local path = report_path(session, opts.args)
+    local ok, werr = write_file(path, result.html)
+    if not ok then
+      notify('could not write ' .. path .. ': ' .. tostring(werr))
+      return
+    end
+    if not (opts.args and opts.args ~= '') then
+      M.reports[session] = path
+    end
+    if opts.bang then
+      vim.notify('sourcecheck: review written to ' .. path, vim.log.levels.INFO)
+    else
+      M.open_externally(path)
+    end
+    if opts.on_written then
+      opts.on_written(path)
+    end
+  end, bufnr)
+end
+
+-- -- the reference lenses
+
+--- The lens command: arguments `{ session_uri, position, locations }` (plain LSP); the
+--- locations go to the quickfix list, each with its line's text, and the list is opened.
+function M.show_references(command, ctx)
+  local locations = command.arguments and command.arguments[3]
+  if type(locations) ~= 'table' then
+    notify('sourcecheck.showReferences without locations: ' .. vim.inspect(command.arguments))
+    return
+  end
+  if #locations == 0 then
+    notify('no locations for ' .. (command.title or 'this lens'), vim.log.levels.INFO)
+    return
+  end
+  local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+  local encoding = (client and client.offset_encoding) or 'utf-16'
+  local items = vim.lsp.util.locations_to_items(locations, encoding)
+  local title = 'SourceCheck: ' .. (command.title or 'references')
+  vim.fn.setqflist({}, ' ', { title = title, items = items })
+  vim.cmd('botright copen')
+end
+
 -- -- `:edit sourcecheck:/...`, and go to definition on a document's path (0.10+)
 
 local function read_view(args)
@@ -511,7 +638,7 @@ end
 
 local did_setup = false
 
---- Define :SourceCheckView, the lens command, the refresh handler (unless one is set), the
+--- Define :SourceCheckView, :SourceCheckReport, the lens commands, the refresh handler (unless one is set), the
 --- highlight groups and the reading of `sourcecheck:/` buffers. Safe to call twice.
 function M.setup()
   if did_setup then
@@ -519,6 +646,7 @@ function M.setup()
   end
   did_setup = true
   vim.lsp.commands[M.OPEN_VIEW] = M.open_document_view
+  vim.lsp.commands[M.SHOW_REFERENCES] = M.show_references
   if vim.lsp.handlers[REFRESH] == nil then
     vim.lsp.handlers[REFRESH] = M.on_refresh
   end
@@ -526,6 +654,12 @@ function M.setup()
     nargs = '?',
     complete = M.complete,
     desc = 'Open a document of the SourceCheck session as text',
+  })
+  api.nvim_create_user_command('SourceCheckReport', M.report_command, {
+    nargs = '?',
+    bang = true,
+    complete = 'file',
+    desc = "Write the SourceCheck session's review report (HTML) and open it",
   })
   local group = api.nvim_create_augroup('sourcecheck.view', { clear = true })
   M.highlights()
