@@ -668,4 +668,33 @@ function M.setup()
   return M
 end
 
+--- Whether a buffer is a session: *.sourcecheck.json, or JSON whose first lines hold an
+--- "annotations" key.
+function M.is_session(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name:match('%.sourcecheck%.json$') then
+    return true
+  end
+  local head = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, 400, false), '\n')
+  return head:find('"annotations"%s*:') ~= nil
+end
+
+local warned = false
+
+--- Whether sourcecheck-ls can be started; says once, visibly, what to install when not.
+function M.server_found()
+  if vim.fn.executable('sourcecheck-ls') == 1 then
+    return true
+  end
+  if not warned then
+    warned = true
+    vim.notify(
+      'sourcecheck: sourcecheck-ls is not on PATH, so session files are not checked. Install it '
+        .. '(pipx install sourcecheck, or from a clone: scripts/demo, then add .venv/bin to PATH).',
+      vim.log.levels.WARN
+    )
+  end
+  return false
+end
+
 return M
