@@ -2,26 +2,15 @@
 // opens the file, reads the Problems panel, hovers the ambiguous boundary, applies the
 // first quick fix and waits for the problem to go. Prints what it saw as JSON.
 // Usage: node vscode_check.mjs URL FOLDER FILE LINE COLUMN SHOTS_DIR
-import { createRequire } from "node:module";
-
-// playwright-core is installed beside code-server (NODE_PATH), not in this repository.
-const { chromium } = createRequire(`${process.env.NODE_PATH}/`)("playwright-core");
+import { command as palette, openWorkbench } from "./code_server.mjs";
 
 const [url, folder, file, line, column, shots] = process.argv.slice(2);
 const wait = Number(process.env.SOURCECHECK_WAIT_MS ?? 90000);
 const seen = { problems: "", hover: "", actions: [], fixedProblems: "", error: null };
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-});
-const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+const { browser, page, opened } = await openWorkbench(url, folder, file);
 
 async function command(name) {
-  await page.keyboard.press("F1");
-  await page.waitForSelector(".quick-input-widget .quick-input-box input", { state: "visible" });
-  await page.keyboard.type(name);
-  await page.waitForTimeout(400);
-  await page.keyboard.press("Enter");
+  await palette(page, name, 400);
 }
 
 async function goTo(lineNumber, col) {
@@ -36,11 +25,7 @@ async function panelText() {
 }
 
 try {
-  await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-  await page.waitForSelector(".monaco-workbench", { timeout: 90000 });
-  await page.waitForTimeout(2000);
-  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: file }).first().click();
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
+  await opened;
 
   await command("View: Show Problems");
   await page.waitForFunction(() => (document.querySelector(".markers-panel")?.textContent ?? "").includes("boundary-ambiguous"), null, { timeout: wait });

@@ -5,9 +5,7 @@
 // session and waits for the report to say EXPECT, deletes it again and saves; then clicks the first "cited by N
 // refs" lens and counts the entries of the references peek. Prints what it saw as JSON.
 // Usage: node vscode_review_check.mjs URL FOLDER FILE CLAIM LINE:COLUMN EDIT EXPECT SHOTS_DIR
-import { createRequire } from "node:module";
-
-const { chromium } = createRequire(`${process.env.NODE_PATH}/`)("playwright-core");
+import { command as palette, openWorkbench } from "./code_server.mjs";
 
 const [url, folder, file, claim, editAt, edit, expect, shots] = process.argv.slice(2);
 const wait = Number(process.env.SOURCECHECK_WAIT_MS ?? 90000);
@@ -30,18 +28,10 @@ const seen = {
   peekEntries: [],
   error: null,
 };
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-});
-const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+const { browser, page, opened } = await openWorkbench(url, folder, file);
 
 async function command(name) {
-  await page.keyboard.press("F1");
-  await page.waitForSelector(".quick-input-widget .quick-input-box input", { state: "visible" });
-  await page.keyboard.type(name);
-  await page.waitForTimeout(500);
-  await page.keyboard.press("Enter");
+  await palette(page, name, 500);
 }
 
 async function cursor() {
@@ -52,11 +42,7 @@ async function cursor() {
 const report = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
 
 try {
-  await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
-  await page.waitForSelector(".monaco-workbench", { timeout: 90000 });
-  await page.waitForTimeout(2000);
-  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: file }).first().click();
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
+  await opened;
   await page.waitForSelector(".codelens-decoration", { timeout: wait }); // the server is up
   seen.cursorBefore = await cursor();
 
