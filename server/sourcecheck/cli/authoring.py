@@ -23,7 +23,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, re
 from ..core.session import Document, Ref
 from ..core.syntax import encode_string, escape_lone_surrogates
 from . import report
+from .files import Refused, write_atomically
 
 COMMANDS = ("new", "ref", "show", "sync", "report")
 
@@ -46,15 +46,6 @@ def is_command(argv: Sequence[str]) -> bool:
     if not argv or argv[0] not in COMMANDS:
         return False
     return not (os.path.exists(argv[0]) and not os.path.isdir(argv[0]))
-
-
-class Refused(Exception):
-    """A request that cannot be done: the one line to print, and the exit code."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def main(argv: Sequence[str]) -> int:
@@ -145,29 +136,6 @@ def read_source(name: str) -> tuple[str, str | None]:
 def document_path(given: str) -> str:
     """A command-line file name as a document path: POSIX slashes, no leading ``./``."""
     return re.sub(r"^(?:\./+)+", "", given.replace("\\", "/"))
-
-
-def write_atomically(name: str, text: str) -> None:
-    """Write ``text`` to ``name`` through a temporary file beside it: a reader (or a crash)
-    never sees half a file. The mode of a file replaced is kept."""
-    folder = os.path.dirname(os.path.abspath(name))
-    try:
-        mode = os.stat(name).st_mode & 0o7777
-    except OSError:
-        mode = None
-    try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".sourcecheck-", suffix=".tmp")
-    except OSError as error:
-        raise Refused(f"{shown_name(name)}: cannot write there ({error.strerror or error})") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, name)
-    except OSError as error:
-        os.unlink(temporary)
-        raise Refused(f"{shown_name(name)}: cannot write it ({error.strerror or error})") from None
 
 
 def load_session(name: str) -> Analysis:

@@ -16,17 +16,13 @@ import argparse
 import gc
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..review import render
-
-
-class Refused(Exception):
-    """The one line to print, for exit 2."""
+from .files import Refused, write_atomically
 
 
 def default_output(session: str) -> str:
@@ -68,23 +64,6 @@ def read_session(name: str) -> tuple[str, Analysis]:
     return shown, analysis
 
 
-def write(name: str, page: str) -> None:
-    """Write through a temporary file beside ``name``: no reader sees half a report."""
-    folder = os.path.dirname(os.path.abspath(name))
-    try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".sourcecheck-", suffix=".tmp")
-    except OSError as error:
-        raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(page)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, name)
-    except OSError as error:
-        os.unlink(temporary)
-        raise Refused(f"{visible(name)}: cannot write it ({error.strerror or error})") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sourcecheck report",
@@ -120,7 +99,7 @@ def main(argv: Sequence[str]) -> int:
             else:
                 sys.stdout.write(page)
         else:
-            write(output, page)
+            write_atomically(output, page)
     except Refused as refusal:
         sys.stdout.flush()
         sys.stderr.write(f"sourcecheck: {refusal}\n")
