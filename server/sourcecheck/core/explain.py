@@ -15,7 +15,7 @@ from typing import Any
 from .analysis import Analysis
 from .display import visible
 from .session import Boundary, Document, Path, Ref
-from .verdicts import Coverage, Verdict, percent
+from .verdicts import Coverage, Verdict, percent, valid_polarity
 
 POLARITY_MARK = {"supports": "✓", "refutes": "✗"}
 WINDOW = 80
@@ -108,7 +108,7 @@ def where(ref: Ref) -> str:
 
 def polarity_of(ref: Ref) -> str | None:
     """The source's polarity when it is a valid one (it may be any JSON value at all)."""
-    return ref.polarity if isinstance(ref.polarity, str) and ref.polarity in POLARITY_MARK else None
+    return valid_polarity(ref.polarity)
 
 
 def confidence_of(ref: Ref) -> int | float | None:

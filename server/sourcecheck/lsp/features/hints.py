@@ -11,10 +11,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...core.display import shorten, visible
+from ...core.explain import POLARITY_MARK, confidence_of, polarity_of
 from ...core.session import Ref
 from ..app import View
 
-POLARITY_SYMBOL = {"supports": "✓", "refutes": "✗"}
 MAX_HINTS = 2000
 """Hints per request: a request for a huge range is answered in bounded time."""
 
@@ -23,9 +23,9 @@ def label(ref: Ref, width: int) -> str:
     cited = '"' + shorten(visible(ref.text or ""), width) + '"'
     if not ref.is_source:
         return cited
-    symbol = POLARITY_SYMBOL.get(ref.polarity, "?") if isinstance(ref.polarity, str) else "?"
-    confidence = ref.confidence
-    shown = f"{confidence:g}" if isinstance(confidence, (int, float)) and not isinstance(confidence, bool) else "?"
+    symbol = POLARITY_MARK.get(polarity_of(ref) or "", "?")
+    confidence = confidence_of(ref)
+    shown = f"{confidence:g}" if confidence is not None else "?"
     return f"{symbol} {shown} {cited}"
 
 

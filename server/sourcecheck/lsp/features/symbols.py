@@ -6,6 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...core.display import shorten, visible
+from ...core.explain import polarity_of
 from ...core.session import Path, Ref
 from ..app import View
 
@@ -48,7 +49,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
             source_range = rng(source.json_path)
             if source_range is None:
                 continue
-            polarity = source.polarity if source.polarity in ("supports", "refutes") else "?"
+            polarity = polarity_of(source) or "?"
             children.append(
                 types.DocumentSymbol(
                     name=f"{polarity}: {ref_name(source)}",
