@@ -215,9 +215,11 @@ class SourceCheckServer(LanguageServer):
     async def view(self, uri: str, wait: bool = False) -> View | None:
         """The view of the newest version of the session at ``uri`` (see :meth:`ready_session`)."""
         document = await self.ready_session(uri, wait)
-        if document is None:
-            return None
-        return View(uri, document.version, document.analysis, self.client, self.settings, document.memo)
+        return self.view_of(document) if document is not None else None
+
+    def view_of(self, document: OpenDocument) -> View:
+        """The view of a document's current version (its analysis made if need be)."""
+        return View(document.uri, document.version, document.analysis, self.client, self.settings, document.memo)
 
     async def shown(self, uri: str, session_uri: str, path: str) -> Shown | None:
         """A document of the session at ``session_uri``, as its document view shows it."""
@@ -244,11 +246,7 @@ class SourceCheckServer(LanguageServer):
                 return
             if self.documents.get(uri) is not document or document.version != version:
                 return
-            view = (
-                View(uri, version, document.analysis, self.client, self.settings, document.memo)
-                if document.is_session
-                else None
-            )
+            view = self.view_of(document) if document.is_session else None
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
             items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
