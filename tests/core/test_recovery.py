@@ -228,3 +228,41 @@ def test_a_broken_text_inside_a_session_leaves_the_session_around_it_readable(na
     if analysis.tree.issues and not any(i.end >= len(broken) - 1 for i in analysis.tree.issues):
         # The mistake stayed where it is: the annotation after it still resolves.
         assert analysis.session.refs and all(r.valid for r in analysis.session.refs), findings(broken)
+
+
+# --- an annotation being typed between two others -----------------------------------------
+
+_TYPED = json.dumps(
+    session(annotations=[{"claim": claim(), "sources": [source()]}] * 3), indent=2
+)  # three annotations, each on its own lines
+
+
+_CLAIM = '{"claim": ' + json.dumps(claim()) + ", "
+
+
+@pytest.mark.parametrize(
+    ("half", "issue"),
+    [
+        ("{", "this annotation is not closed: add `},` here, before the next one (or finish typing it)"),
+        (
+            '{"claim": {"path": "article',
+            'this string is never closed, nor is the annotation it is in: add `"}},` here, before the next one '
+            "(or finish typing it)",
+        ),
+        (_CLAIM + '"sources": [', "this annotation is not closed: add `]},` here"),
+        (_CLAIM + '"sources": [\n      ', "this annotation is not closed: add `]},` here"),
+        ('{"claim": {"path": "article", "start": {"line": 1', "this annotation is not closed: add `}}},` here"),
+    ],
+)
+def test_a_half_typed_annotation_before_others_is_one_issue_and_the_others_keep_their_meaning(half, issue):
+    # Before the second annotation, as a writer types a new one keystroke by keystroke: the
+    # annotations after it must not become part of it (as its keys or its sources).
+    second = parse(_TYPED).root.member("annotations").value.items[1].start
+    text = _TYPED[:second] + half + "\n    " + _TYPED[second:]
+    messages = syntax_messages(text)
+    assert len(messages) == 1 and messages[0].startswith(issue)
+    analysis = Analysis(text)
+    assert len(analysis.session.annotations) == 4
+    assert [r.valid for r in analysis.session.refs if r.annotation.json_path[1] != 1] == [True] * 6
+    # Nothing more is said of the half-typed one: its missing keys are on their way.
+    assert [f.code for f in analysis.findings] == ["invalid-json"]

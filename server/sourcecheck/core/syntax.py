@@ -473,6 +473,7 @@ _CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
 _QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
 _KEY_AHEAD = re.compile(r'[ \t\n\r]*,?[ \t\n\r]*"(?:[^"\\\n\r]|\\.)*"[ \t]*:')
 _ONE_LINE_STRING = re.compile(r'"(?:[^"\\\n\r]++|\\.)*+"')
+_ANNOTATION_AHEAD = re.compile(r'\{[ \t\n\r]*"(?:claim|sources)"[ \t\n\r]*:')
 
 _DOCUMENT_FIELDS = frozenset({"path", "content"})
 _ANNOTATION_FIELDS = frozenset({"claim", "sources"})
@@ -570,6 +571,12 @@ class _Parser:
         self._brace_debt: int | None = None
         self._ranges: set[tuple[int, int]] = set()
         self._unclosed = -1  # the end of the last string that was never closed (it ends at its line)
+        # An array item left open before the next one (see :meth:`item_ahead`): where it
+        # ends, and the closers its inner values lacked, for the one issue that says it all.
+        self._open_item_end = -1
+        self._closers: list[str] = []
+        # Where a resumed array loop stopped (see :meth:`array_items`), if it did.
+        self.resynced = -1
         # Set by the decoder's hook; a list, not an attribute of self: a closure over self
         # would be a reference cycle, keeping every parser (and its text) until a collection.
         duplicates_seen = self._duplicates_seen = [False]
@@ -762,6 +769,9 @@ class _Parser:
         pasted) over several lines; -1 when it was never closed and ends at its line. As in
         :meth:`closes_later`, a bracket that closes what is around the string ends the search."""
         text = self.text
+        after = _after_ws(text, at)
+        if after < self.n and text[after] in "{}]":
+            return -1  # a line that starts with a bracket: the JSON goes on there
         depth = 0
         for match in _QUOTE_OR_BRACKET.finditer(text, at):
             ch, quote = match.group(), match.start()
@@ -923,6 +933,60 @@ class _Parser:
         self._brace_debt = self.brace_debt() - 1
         return key
 
+    def item_depth(self, path: Path) -> int:
+        """The length of the path of the session array item that ``path`` is in or is (0: none)."""
+        for depth in (2, 3):
+            if len(path) >= depth and path[: depth - 1] in self.element_arrays and isinstance(path[depth - 1], int):
+                return depth
+        return 0
+
+    def item_ahead(self, pos: int, path: Path) -> bool:
+        """Whether the `{` at ``pos``, first on its line where a key of the object at ``path``
+        was expected, is the next item of a session array: the object (an item being typed,
+        or a value in one) was left open. Only when the text has more `{` than `}`."""
+        if not self.infer_braces or not self.item_depth(path):
+            return False
+        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
+        if self.text[line_start:pos].strip(" \t") or self.brace_debt() <= 0:
+            return False
+        self._brace_debt = self.brace_debt() - 1
+        return True
+
+    def sources_ahead(self, pos: int, path: Path) -> bool:
+        """Whether the `{` at ``pos``, first on its line in the ``sources`` at ``path``, opens
+        the next annotation (its first key is `claim` or `sources`): ``sources`` was left open."""
+        if not self.infer_braces or len(path) != 3 or path[2] != "sources" or self.item_depth(path) != 2:
+            return False
+        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
+        return not self.text[line_start:pos].strip(" \t") and _ANNOTATION_AHEAD.match(self.text, pos) is not None
+
+    def left_open(self, start: int, members: list[Member], path: Path) -> JObject:
+        """The object at ``path`` that the next item's `{` found open, closed after its last
+        member; the item it is (or is in) gets one issue naming every closer it lacks."""
+        last = members[-1] if members else None
+        close = start + 1 if last is None else last.value.end if last.value is not None else last.key.end
+        self._closers.append("}")
+        if len(path) == self.item_depth(path):
+            what = "annotation" if path[0] == "annotations" else "document"
+            closers = "".join(self._closers)
+            self._closers = []
+            if close == self._unclosed and (close, close) in self._ranges:  # a string left open too: one issue
+                index = next(i for i, issue in enumerate(self.issues) if (issue.start, issue.end) == (close, close))
+                self.issues[index] = SyntaxIssue(
+                    close,
+                    close,
+                    f'this string is never closed, nor is the {what} it is in: add `"{closers},` here, before the '
+                    "next one (or finish typing it)",
+                )
+            else:
+                self.issue(
+                    close,
+                    close,
+                    f"this {what} is not closed: add `{closers},` here, before the next one (or finish typing it)",
+                )
+            self._open_item_end = close
+        return JObject(start, close, members, truncated=True)
+
     def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:
         start, text = pos, self.text
         if depth >= MAX_DEPTH:
@@ -1011,7 +1075,7 @@ class _Parser:
                     self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
                 seen[key.value] = key
                 # After a string left open, a missing comma is the same mistake (it is in the string).
-                junk = value is None or value.end == self._unclosed
+                junk = value is None or value.end in (self._unclosed, self._open_item_end)
                 want_member, trailing_comma = False, -1
                 pos = self.skip(pos)
                 if pos < self.n and text[pos] == ",":
@@ -1027,6 +1091,8 @@ class _Parser:
                 want_member, junk = True, False
                 pos += 1
                 continue
+            if ch == "{" and self.item_ahead(pos, path):
+                return self.left_open(start, members, path), pos
             begin = pos
             whole = self.whole_value(pos) if ch in "[{" else -1
             if whole > pos:  # a value where a key should be: skipped whole
@@ -1049,11 +1115,26 @@ class _Parser:
             return -1
 
     def array(self, pos: int, path: Path, depth: int) -> tuple[JArray, int]:
-        start, text = pos, self.text
         if depth >= MAX_DEPTH:
             end = self.too_deep(pos)
-            return JArray(start, end, []), end
-        pos += 1
+            return JArray(pos, end, []), end
+        return self.array_items(pos, pos + 1, path, depth)
+
+    def array_items(
+        self,
+        start: int,
+        pos: int,
+        path: Path,
+        depth: int,
+        first_index: int = 0,
+        stops: frozenset[int] | None = None,
+    ) -> tuple[JArray, int]:
+        """The items of the array opened at ``start``, from ``pos``, where an item may begin
+        (``first_index`` items come before it). An incremental parse resumes an array here
+        after its last untouched item and ``stops`` at the first of ``stops`` (offsets where
+        untouched items begin) that begins an item: from there on the items are as before
+        (``resynced`` is set, and the array returned has the items up to there)."""
+        text = self.text
         items: list[Node] = []
         dropped = 0
         fast = path in self.element_arrays
@@ -1089,21 +1170,29 @@ class _Parser:
                 want_item, junk = True, True
                 pos += 1
                 continue
+            if ch == "{" and self.sources_ahead(pos, path):
+                self._closers.append("]")
+                return JArray(start, items[-1].end if items else start + 1, items, dropped + 1), pos
             if not want_item and not junk:
                 self.issue(pos, pos + 1, "a comma is missing before this value")
+            if stops is not None and pos in stops:
+                self.resynced = pos
+                return JArray(start, pos, items, dropped), pos
             if self.stop is not None and self.stop.is_set():
                 raise Cancelled
             item: Node | None = None
+            index = first_index + len(items)
             if fast:
-                item, pos = self.fast_item(pos, path + (len(items),))
+                item, pos = self.fast_item(pos, path + (index,))
             if item is None:
-                item, end = self.value(pos, path + (len(items),), depth + 1)
+                item, end = self.value(pos, path + (index,), depth + 1)
                 pos = max(end, pos + 1) if item is None else end
             if item is not None:
                 items.append(item)
             else:
                 dropped += 1
-            want_item, trailing_comma, junk = False, -1, item is None or item.end == self._unclosed
+            junk = item is None or item.end in (self._unclosed, self._open_item_end)
+            want_item, trailing_comma = False, -1
             pos = self.skip(pos)
             if pos < self.n and text[pos] == ",":
                 want_item, trailing_comma, junk = True, pos, False
@@ -1118,6 +1207,12 @@ class _Parser:
             value, end = self.decoder.raw_decode(self.text, pos)
         except (ValueError, RecursionError):
             return None, pos
+        if path[0] == "annotations" and type(value) is dict:
+            sources = value.get("sources")
+            if type(sources) is list and sources and type(sources[0]) is dict and "claim" in sources[0]:
+                # `"sources": [` typed, and the annotations after it read as its sources: valid
+                # JSON, but not what was meant. Parsed with its break (see :meth:`sources_ahead`).
+                return None, pos
         return JLazy(pos, end, value, path, self._duplicates_seen[0]), end
 
 
