@@ -209,7 +209,7 @@ def typed(value):
 
 
 def boundary_fields(b):
-    return None if b is None else (b.line, b.str, b.json_path, list(b.occurrences), b.occurrence_count)
+    return None if b is None else (b.line, b.str, b.side, list(b.occurrences), b.occurrence_count)
 
 
 def fields(ref):

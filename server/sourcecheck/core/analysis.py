@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .incremental import CheckMemo, Derivation, Edit, reparse, with_item
+from .incremental import CheckMemo, Derivation, Edit, reparse, with_splice
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, check, exit_code
 from .session import Annotation, Document, Finding, Path, Ref, Session
@@ -119,8 +119,8 @@ class Analysis:
             self.session, rule_findings = Session(), []
         else:
             replaced = self.tree.replaced
-            if previous is not None and replaced is not None:  # one item decoded again: the rest is the previous value
-                self.value = with_item(previous.value, *replaced)
+            if previous is not None and replaced is not None and not replaced.whole:  # the rest is the previous value
+                self.value = with_splice(previous.value, replaced)
             else:
                 self.value = to_python(self.tree.root)
             self.session, rule_findings, self.memo = check(
@@ -134,16 +134,22 @@ class Analysis:
         # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
         findings += [] if reused else self._duplicate_key_findings()
         self._extents: dict[int, tuple[int, int]] = {}
+        self._origins: dict[int, Finding] = self.memo.origins if self.memo is not None else {}
         if self.derived is not None:
             assert previous is not None
             for finding in rule_findings:  # a reused finding moves with the text after the edit
-                old = previous._extents.get(id(finding))
+                old = previous._extents.get(id(self.origin(finding)))
                 moved = self.derived.moved(old) if old is not None else None
                 if moved is not None:
                     self._extents[id(finding)] = moved
         placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
+
+    def origin(self, finding: Finding) -> Finding:
+        """The finding of the analysis this one was derived from that ``finding`` is (the
+        same object, or its copy where the annotation it is in moved); itself if none."""
+        return self._origins.get(id(finding), finding)
 
     def _line_of(self, path: Path) -> int | None:
         """The 1-based line of the value at ``path`` (for a message naming another value)."""

@@ -180,7 +180,7 @@ def describe_failed_boundary(ref: Ref, boundary: Boundary | None) -> Text:
     document = ref.document
     if boundary is None or document is None or not 1 <= boundary.line <= len(document.lines) or boundary.resolved:
         return []
-    side = boundary.json_path[-1]
+    side = boundary.side
     found = f", {boundary.occurrence_count} occurrences of " if boundary.occurrence_count > 1 else ", no occurrence of "
     return [
         para(f"`{side}` line {boundary.line} of ", Code(document.path), found, Code(boundary.str), ":"),

@@ -20,22 +20,26 @@ Anything else is a full analysis.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .positions import LineTable
 from .syntax import (
+    _ONE_LINE_STRING,
     ELEMENT_ARRAYS,
     MAX_ISSUES,
     JArray,
     JLazy,
     JObject,
     Node,
+    PartialList,
     Path,
+    Splice,
     SyntaxIssue,
     Tree,
+    _after_ws,
     _Parser,
     move,
     node_end,
@@ -54,58 +58,144 @@ Edit = tuple[int, int, str]
 # --- the tree ------------------------------------------------------------------------
 
 
+LOOKAHEAD = 8192
+"""Characters past the point where a parse of part of a text stops that it may have looked
+at (a string's possible closing quote, a value skipped whole): that part is parsed too."""
+
+
 def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) -> Tree | None:
     """The tree of ``text`` (the old text with ``[start, end)`` replaced by ``inserted``
-    characters), reusing the old tree when the edit falls inside one decoded session item.
+    characters), reusing the old tree when the edit falls inside a session array
+    (``documents`` / ``annotations``) between its brackets.
 
-    The item is decoded again; if it still ends where it did (shifted), nothing else can
-    have changed meaning, and every later node just moves. The old tree is moved out (see
-    :class:`~.syntax.Tree`): its nodes are the new tree's now.
-    Returns None when the edit needs a full parse.
+    The *damaged region* runs from the last untouched item before the edit to the first
+    untouched item after it, however many items it holds (none, one, many, a half-typed
+    one with its syntax issues): it is parsed again, by the array loop resumed there, which
+    stops at the first untouched item it reaches at an item's start (from there the parse
+    is the old one, moved). The old tree is moved out (see :class:`~.syntax.Tree`): its
+    nodes are the new tree's now. Returns None when the edit needs a full parse.
     """
     if old.duplicates or not isinstance(old.root, JObject) or len(old.issues) >= MAX_ISSUES:
         return None
-    delta = inserted - (end - start)
     for array_path, array in _element_arrays(old.root):
-        items = array.items
-        index = bisect_right(items, start, key=node_start) - 1
-        if index < 0:
-            continue
-        item = items[index]
-        if not (item.start < start and end < item.end):
-            continue
-        # What is broken must be broken inside this item: then parsing it again tells all.
-        if any(not (item.start < issue.start and issue.end <= item.end) for issue in old.issues):
-            return None
-        path = array_path + (index,)
-        # The item's new text alone is parsed (the edit is strictly inside it, so it still
-        # opens and closes with the same characters); its nodes are then moved into place.
-        piece = text[item.start : item.end + delta]
-        parser = _Parser(piece, ELEMENT_ARRAYS)
-        new_item: Node | None
-        new_item, new_end = parser.fast_item(0, path)
-        if new_item is None and piece[:1] in ("{", "["):  # broken now: parsed with its breaks
-            new_item, new_end = parser.value(0, path, len(path))
-        if (
-            new_item is None
-            or new_end != len(piece)
-            or parser.reported_eof
-            or parser.duplicates
-            or (isinstance(new_item, JLazy) and new_item.has_duplicates)
-        ):
-            return None
-        move(new_item, item.start)
-        items[index] = new_item
-        _shift(old.root, start, end, delta, new_item)
-        value = new_item.value if isinstance(new_item, JLazy) else to_python(new_item)
-        issues = [
-            SyntaxIssue(issue.start + item.start, issue.end + item.start, issue.message) for issue in parser.issues
-        ]
-        return Tree(text, old.hand_over(), issues, [], (path, value))
+        if array.start < start and end < array.end:
+            return _reparse_items(old, text, array_path, array, start, end, inserted - (end - start))
     return respaced(old, text, start, end, inserted)
 
 
+def _reparse_items(
+    old: Tree, text: str | Text, array_path: Path, array: JArray, start: int, end: int, delta: int
+) -> Tree | None:
+    items = array.items
+    # The items kept as they are: those before the region end before the edit (the last of
+    # them decoded in one go: its parse cannot depend on what follows it); those after it
+    # begin after the edit.
+    first = bisect_right(items, start, key=node_end)
+    while first > 0 and type(items[first - 1]) is not JLazy:
+        first -= 1
+    after = bisect_left(items, end, key=node_start)
+    begin = items[first - 1].end if first > 0 else array.start + 1  # where the region starts
+    # What is broken must be broken in the region: then parsing it again tells all.
+    limit = items[after].start if after < len(items) else array.end
+    if any(not (begin <= issue.start and issue.end <= limit) for issue in old.issues):
+        return None
+    close = array.end - 1 + delta  # the array's `]` in the new text
+    stop_from = items[after].start + delta if after < len(items) else close
+    root = old.root
+    assert isinstance(root, JObject)
+    ended_inside = root.truncated  # the file ended inside the array: parsed to the end
+    window_end = len(text) if ended_inside else min(len(text), stop_from + 2 * LOOKAHEAD)
+    window = text[begin:window_end]
+    if not isinstance(window, str):
+        window = str(window)
+    stops = []
+    for index in range(after, len(items)):
+        at = items[index].start + delta - begin
+        if at + LOOKAHEAD > len(window) and window_end < len(text):
+            break
+        if type(items[index]) is JLazy:
+            stops.append(at)
+    parser = _Parser(window, ELEMENT_ARRAYS)
+    if window_end == len(text):  # before the region, the open braces of the objects around the array
+        parser._brace_debt = len(array_path) + _debt(window)
+    else:
+        parser._brace_debt = _brace_debt(window, stop_from - begin)
+    region, stopped = parser.array_items(array.start - begin, 0, array_path, len(array_path), first, frozenset(stops))
+    if parser.duplicates or len(parser.issues) >= MAX_ISSUES:
+        return None
+    last = root.members[-1].value is array if array_path == ("annotations",) else False
+    ends: tuple[int, bool] | None = None  # the root's new end, and whether the file ends inside it
+    if parser.reported_eof:  # the file ends in the array (an item being typed at its end)
+        if not last or window_end < len(text) or stopped != len(window):
+            return None
+        keep_from, ends = len(items), (len(text), True)
+    elif parser.resynced >= 0:
+        keep_from = bisect_left(items, parser.resynced + begin - delta, key=node_start)
+    elif stopped + begin == close + 1 and not ended_inside:  # closed by its `]`, as before
+        keep_from = len(items)
+    elif last:  # closed elsewhere, the file ending inside it before: the rest is the root's `}`
+        after = _after_ws(window, stopped)
+        if window_end < len(text) or not window.startswith("}", after) or _after_ws(window, after + 1) < len(window):
+            return None
+        keep_from, ends = len(items), (begin + after + 1, False)
+    else:
+        return None  # the array now closes elsewhere: the rest of the file changed meaning
+    new_items = region.items
+    if any(type(item) is JLazy and item.has_duplicates for item in new_items):
+        return None
+    for item in new_items:
+        move(item, begin)
+    # Everything after the array moves; the array grows; its untouched items move.
+    if ends is None and not ended_inside:
+        _shift(root, array.end - 1, array.end - 1, delta, array)
+        array.end += delta
+    elif ends is None:  # the file still ends inside the array, after the region
+        array.end += delta
+        root.end += delta
+    else:  # the array is the root's last value, and the file's end moved into it or out of it
+        array.end = begin + stopped
+        root.end, root.truncated = ends
+    kept = items[keep_from:]
+    renumbered = first + len(new_items) - keep_from
+    for index, item in enumerate(kept, first + len(new_items)):
+        if type(item) is JLazy:
+            item.start += delta
+            item.end += delta
+            item.expanded = None  # its inner nodes moved: parse them again when asked
+            if renumbered:
+                item.path = array_path + (index,)
+        else:
+            move(item, delta)
+    array.items = items[:first] + new_items + kept
+    array.dropped = region.dropped
+    values = [item.value if type(item) is JLazy else to_python(item) for item in new_items]
+    issues = [SyntaxIssue(issue.start + begin, issue.end + begin, issue.message) for issue in parser.issues]
+    splice = Splice(array_path, first, keep_from - first, values, region.dropped, ends is not None)
+    return Tree(text, old.hand_over(), issues, [], splice)
+
+
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _brace_debt(window: str, stop: int) -> int:
+    """The brace debt of the whole text (see ``_Parser.brace_debt``), from a window that
+    starts where the region does and holds the first untouched item's line from ``stop``.
+
+    Outside the region the text is as it was, valid: what comes before the region and what
+    comes after it balance. The region's strings are paired with the quotes on the line of
+    the first untouched item (a string left open pairs with them), so the region is counted
+    with that line, and that line's own count from ``stop`` is taken away."""
+    line_end = len(window)
+    for brk in ("\n", "\r"):
+        found = window.find(brk, stop)
+        if 0 <= found < line_end:
+            line_end = found
+    return _debt(window[:line_end]) - _debt(window[stop:line_end])
+
+
+def _debt(text: str) -> int:
+    stripped = _ONE_LINE_STRING.sub("", text)
+    return stripped.count("{") - stripped.count("}")
 
 
 def respaced(old: Tree, text: str | Text, start: int, end: int, inserted: int) -> Tree | None:
@@ -175,11 +265,18 @@ def _shift(node: Node | None, start: int, end: int, delta: int, keep: Node | Non
 # --- the plain value -----------------------------------------------------------------
 
 
-def with_item(value: Any, path: Path, item: Any) -> Any:
-    """A copy of a plain ``value`` with the array item at ``path`` replaced by ``item``;
-    only the containers along the path are copied (in C), the rest is shared."""
+def with_splice(value: Any, splice: Splice) -> Any:
+    """A copy of a plain ``value`` with the items of the array at ``splice.path`` replaced as
+    the splice says; only the containers along the path are copied (in C), the rest is shared."""
+    return _spliced(value, splice.path, splice)
+
+
+def _spliced(value: Any, path: Path, splice: Splice) -> Any:
+    if not path:
+        items = value[: splice.first] + splice.items + value[splice.first + splice.count :]
+        return PartialList(items, splice.unreadable) if splice.unreadable else items
     copy: Any = list(value) if isinstance(value, list) else dict(value)
-    copy[path[0]] = item if len(path) == 1 else with_item(value[path[0]], path[1:], item)
+    copy[path[0]] = _spliced(value[path[0]], path[1:], splice)
     return copy
 
 
@@ -259,7 +356,9 @@ class CheckMemo:
     """What one check hands to the next: annotations and documents whose JSON values are
     the very same objects (an incremental parse keeps them), with what they depend on."""
 
-    annotations: dict[Path, AnnotationCheck] = field(default_factory=dict)
+    # by the identity of the annotation's value (kept alive here): an annotation is what it
+    # is wherever it moves, so inserting one does not check those after it again
+    annotations: dict[int, AnnotationCheck] = field(default_factory=dict)
     # (path, content) by identity -> Document, so that line tables are split once
     documents: dict[tuple[str, int], Document] = field(default_factory=dict)
     # path -> identity of the Document refs resolve against
@@ -270,3 +369,6 @@ class CheckMemo:
     # each came from each item: enough to splice one item's results in and out.
     results: tuple[list[Annotation], list[Ref], list[Finding]] = ([], [], [])
     counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+    # Findings of annotations that moved, by identity: the previous check's finding each
+    # one is (its place in the text moved with the text, if the edit left it whole).
+    origins: dict[int, Finding] = field(default_factory=dict)

@@ -109,7 +109,7 @@ def move_to_nearby_line(analysis: Analysis, finding: Finding) -> list[Fix]:
         if other.resolved and not span_resolves(lines, (start_line, ref.start.str), (end_line, ref.end.str)):
             continue  # the span would run backward
         candidates.append(n)
-    node = analysis.node(boundary.json_path + ("line",))
+    node = analysis.node(ref.boundary_path(boundary) + ("line",))
     return [
         Fix(
             f"Move {side} to line {n}, where {_quoted(boundary.str, 30)} is unique",
@@ -160,8 +160,8 @@ def swap_boundaries(analysis: Analysis, finding: Finding) -> list[Fix]:
     start, end = (ref.start.line, ref.end.str), (ref.end.line, ref.start.str)
     if not span_resolves(lines, start, end):
         return []
-    start_node = analysis.node(ref.start.json_path + ("str",))
-    end_node = analysis.node(ref.end.json_path + ("str",))
+    start_node = analysis.node(ref.boundary_path(ref.start) + ("str",))
+    end_node = analysis.node(ref.boundary_path(ref.end) + ("str",))
     if start_node is None or end_node is None:
         return []
     begin = occurrences(lines[start[0] - 1], start[1])[0][0]
@@ -264,7 +264,7 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
                 line = lines[boundary.line - 1]
                 column = boundary.occurrences[0] if boundary.occurrences else 0
                 shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
-                target = analysis.node(boundary.json_path + ("line",))
+                target = analysis.node(ref.boundary_path(boundary) + ("line",))
                 if shift and target is not None:
                     edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
     return [Fix("Normalize line breaks to \\n", tuple(edits), True)]

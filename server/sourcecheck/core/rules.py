@@ -290,6 +290,9 @@ class _Checker:
         self.previous = memo or CheckMemo()
         self.memo = CheckMemo()
         self._documents_unchanged: bool | None = None
+        # The previous check's documents that are at another place now, by identity: the
+        # same document (path and content), to be linked from the refs that resolved in it.
+        self.relink: dict[int, Document] = {}
 
     def report(
         self, code: str, message: str, path: Path, ref: Ref | None = None, mentions: tuple[Mention, ...] = ()
@@ -434,8 +437,12 @@ class _Checker:
             )
             return
         document = self.previous.documents.get((doc_path, id(content)))
-        if document is None or document.content is not content or document.json_path != path:
+        if document is None or document.content is not content:
             document = Document(doc_path, content, path)
+        elif document.json_path != path:  # moved (a document added or removed before it): lines kept
+            moved = Document(doc_path, content, path, document._lines)
+            self.relink[id(document)] = moved
+            document = moved
         self.memo.documents[(doc_path, id(content))] = document
         self.session.documents.append(document)
         self.session.by_path[doc_path] = document
@@ -491,8 +498,9 @@ class _Checker:
         )
 
     def changed_annotations(self, value: list[Any]) -> list[int] | None:
-        """The indexes of the annotations to check again after an edit, when that is all
-        there is to do; None when the array must be walked.
+        """The indexes of the annotations to check again after an edit, when the others keep
+        their places and results; None when the array must be walked (items were added or
+        removed: those after them move, see :meth:`annotation`).
 
         An edit in one annotation changes that item (the others are the same objects). An
         edit in a document's content changes that document: the annotations citing it are
@@ -502,10 +510,7 @@ class _Checker:
         if previous.array is None or len(previous.array) != len(value):
             return None
         differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
-        count = differs.count(True)
-        if count > 1:
-            return None
-        edited = [differs.index(True)] if count else []
+        edited = [index for index in range(len(differs)) if differs[index]] if differs.count(True) else []
         if documents_unchanged:
             return edited
         before, now = previous.winners, self.memo.winners
@@ -514,8 +519,10 @@ class _Checker:
         touched = {path for path, identity in now.items() if before[path] != identity}
         citing = {
             index
-            for (_, index), cached in previous.annotations.items()
-            if isinstance(index, int) and not touched.isdisjoint(cached.depends)
+            for index, item in enumerate(value)
+            if not differs[index]
+            and (cached := previous.annotations.get(id(item))) is not None
+            and not touched.isdisjoint(cached.depends)
         }
         return sorted(citing.union(edited))
 
@@ -532,13 +539,15 @@ class _Checker:
         # Where each item's results start in the previous results, of each kind.
         offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
         done = 0  # items before this one are taken care of
+        assert previous.array is not None
         for index in [*changed, len(value)]:
             annotations.extend(previous.results[0][offsets[0][done] : offsets[0][index]])
             refs.extend(previous.results[1][offsets[1][done] : offsets[1][index]])
             findings.extend(previous.results[2][offsets[2][done] : offsets[2][index]])
             if index == len(value):
                 break
-            self.memo.annotations.pop(("annotations", index), None)
+            if previous.array[index] is not value[index]:  # its memory goes with it
+                self.memo.annotations.pop(id(previous.array[index]), None)
             for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
                 kind[index] = count
             done = index + 1
@@ -546,14 +555,15 @@ class _Checker:
         self.memo.counts = counts
 
     def annotation(self, value: Any, path: Path) -> None:
-        cached = self.previous.annotations.get(path)
+        cached = self.previous.annotations.get(id(value))
         kept: dict[Path, tuple[Ref, list[Finding]]] = {}
         if cached is not None and cached.value is value:
             if self.documents_unchanged or self.still_holds(cached.depends):
+                cached = self.placed(cached, path)
                 self.session.annotations.append(cached.annotation)
                 self.session.refs.extend(cached.refs)
                 self.findings.extend(cached.findings)
-                self.memo.annotations[path] = cached
+                self.memo.annotations[id(value)] = cached
                 return
             kept = self.untouched_refs(cached)
         first_finding, first_ref = len(self.findings), len(self.session.refs)
@@ -565,18 +575,60 @@ class _Checker:
             }
             if None in deps.values():  # an unknown path's message names the documents there are
                 deps[None] = self.known_documents()
-            self.memo.annotations[path] = AnnotationCheck(
+            self.memo.annotations[id(value)] = AnnotationCheck(
                 value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings
             )
 
+    def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
+        """What checking an unchanged annotation gave, at ``path`` (it moved when items
+        before it were added or removed), its refs linked to the documents at their places
+        now: the same results, as new objects only where something moved."""
+        relink = self.relink
+        moved_documents = bool(relink) and any(id(ref.document) in relink for ref in cached.refs)
+        if cached.annotation.json_path == path and not moved_documents:
+            return cached
+        annotation = Annotation(path)
+        old = cached.annotation
+        depth = len(old.json_path)
+        refs = {
+            id(ref): ref.moved(annotation, path + ref.json_path[depth:], relink.get(id(ref.document), ref.document))
+            for ref in cached.refs
+        }
+        annotation.claim = refs[id(old.claim)] if old.claim is not None else None
+        annotation.sources = [refs[id(source)] for source in old.sources]
+        findings = {id(f): self.moved_finding(f, depth, path, refs) for f in cached.findings}
+        return AnnotationCheck(
+            cached.value,
+            cached.depends,
+            annotation,
+            list(findings.values()),
+            list(refs.values()),
+            {path + at[depth:]: [findings[id(f)] for f in found] for at, found in cached.ref_findings.items()},
+        )
+
+    def moved_finding(self, finding: Finding, depth: int, path: Path, refs: dict[int, Ref]) -> Finding:
+        """A finding of an annotation that moved to ``path`` (its old path ``depth`` long)."""
+        moved = Finding(
+            finding.code,
+            finding.severity,
+            finding.message,
+            path + finding.path[depth:],
+            refs.get(id(finding.ref), finding.ref) if finding.ref is not None else None,
+            finding.extent,
+            tuple(Mention(m.placeholder, path + m.path[depth:], m.template) for m in finding.mentions),
+        )
+        self.memo.origins[id(moved)] = finding
+        return moved
+
     def untouched_refs(self, cached: AnnotationCheck) -> dict[Path, tuple[Ref, list[Finding]]]:
         """The refs of an unchanged annotation that do not cite a changed document, with
-        their findings: only the others are checked again."""
+        their findings (by their paths in the annotation): only the others are checked again."""
         deps, refs, ref_findings = cached.depends, cached.refs, cached.ref_findings
         if None in deps and deps[None] != self.known_documents():
             return {}
+        depth = len(cached.annotation.json_path)
         return {
-            ref.json_path: (ref, ref_findings.get(ref.json_path, []))
+            ref.json_path[depth:]: (ref, ref_findings.get(ref.json_path, []))
             for ref in refs
             if not isinstance(ref.doc_path, str) or self.content_of(ref.doc_path) is deps[ref.doc_path]
         }
@@ -667,14 +719,13 @@ class _Checker:
         ref_findings: dict[Path, list[Finding]],
     ) -> Ref:
         first = len(self.findings)
-        if path in kept:  # checked before against the same document: copied, linked to ``annotation``
-            old, findings = kept[path]
-            ref = old.relinked(annotation)
+        tail = path[len(annotation.json_path) :]
+        if tail in kept:  # checked before against the same document: copied, linked to ``annotation``
+            old, findings = kept[tail]
+            ref = old.moved(annotation, path, self.relink.get(id(old.document), old.document))
             self.session.refs.append(ref)
-            self.findings.extend(
-                Finding(f.code, f.severity, f.message, f.path, ref, f.extent, f.mentions) if f.ref is old else f
-                for f in findings
-            )
+            depth = len(old.json_path) - len(tail)
+            self.findings.extend(self.moved_finding(f, depth, annotation.json_path, {id(old): ref}) for f in findings)
         else:
             ref = self.ref(value, path, annotation, source=source)
         if len(self.findings) > first:
@@ -764,8 +815,8 @@ class _Checker:
             weakref.ref(annotation),
             value,
             doc_path,
-            Boundary(start_line, start_str, path + ("start",), [start_col], 1),
-            Boundary(end_line, end_str, path + ("end",), [end_col], 1),
+            Boundary(start_line, start_str, "start", [start_col], 1),
+            Boundary(end_line, end_str, "end", [end_col], 1),
             document,
             True,
         )
@@ -831,7 +882,7 @@ class _Checker:
         value = ref_value.get(side)
         # The common case first, cheaply: {"line": int, "str": str} and nothing else.
         if type(value) is dict and len(value) == 2 and type(value.get("line")) is int and type(value.get("str")) is str:
-            return Boundary(value["line"], value["str"], path)
+            return Boundary(value["line"], value["str"], side)
         if side not in ref_value:
             if not absent_by_syntax(ref_value, side):
                 known = SOURCE_KEYS if ref.is_source else REF_KEYS
@@ -886,7 +937,7 @@ class _Checker:
             ok = False
         if not ok or not isinstance(line, int) or not isinstance(text, str):
             return None
-        return Boundary(line, text, path)
+        return Boundary(line, text, side)
 
     def resolve(self, ref: Ref) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
@@ -908,7 +959,7 @@ class _Checker:
                 "lines-reversed",
                 f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap "
                 "them or fix the lines",
-                ref.start.json_path + ("line",),
+                ref.boundary_path(ref.start) + ("line",),
                 ref,
             )
             failed = True
@@ -922,7 +973,7 @@ class _Checker:
                 f"`start.str` {show(ref.start.str)} (column {start_col + 1}) begins after `end.str` "
                 f"{show(ref.end.str)} ends (column {end_col}) on line {ref.start.line} of {name(document.path)}: "
                 "the span would run backwards. Swap the boundaries or fix them",
-                ref.start.json_path + ("str",),
+                ref.boundary_path(ref.start) + ("str",),
                 ref,
             )
             return
@@ -934,14 +985,14 @@ class _Checker:
 
     def find_boundary(self, boundary: Boundary, document: Document, ref: Ref) -> bool:
         lines = document.lines
-        side = boundary.json_path[-1]
+        side = boundary.side
         if not 1 <= boundary.line <= len(lines):
             count = len(lines)
             self.report(
                 "line-out-of-range",
                 f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} "
                 f"line{'s' if count != 1 else ''} (1 to {count})",
-                boundary.json_path + ("line",),
+                ref.boundary_path(boundary) + ("line",),
                 ref,
             )
             return False
@@ -950,7 +1001,7 @@ class _Checker:
                 "boundary-empty",
                 f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, "
                 f"unique on line {boundary.line}",
-                boundary.json_path + ("str",),
+                ref.boundary_path(boundary) + ("str",),
                 ref,
             )
             return False
@@ -964,7 +1015,7 @@ class _Checker:
             self.report(
                 "boundary-not-found",
                 self.not_found(boundary, document, line),
-                boundary.json_path + ("str",),
+                ref.boundary_path(boundary) + ("str",),
                 ref,
             )
             return False
@@ -973,7 +1024,7 @@ class _Checker:
                 "boundary-ambiguous",
                 f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of "
                 f"{name(document.path)}; extend it until it is unique",
-                boundary.json_path + ("str",),
+                ref.boundary_path(boundary) + ("str",),
                 ref,
             )
             return False

@@ -171,6 +171,19 @@ class MovedOut(RuntimeError):
     """A tree was read after its nodes were handed to the tree of a later text."""
 
 
+@dataclass(frozen=True, slots=True)
+class Splice:
+    """Items ``[first, first + count)`` of the session array at ``path`` replaced by ``items``
+    (their plain values); the array now has ``unreadable`` items that could not be read."""
+
+    path: Path
+    first: int
+    count: int
+    items: list[Any]
+    unreadable: int
+    whole: bool = False  # the file's end moved into or out of the array: its value is the tree's
+
+
 @dataclass(slots=True)
 class Tree:
     """The parse of one text: its root value, where it breaks, its duplicate keys.
@@ -184,9 +197,9 @@ class Tree:
     _root: Node | None
     issues: list[SyntaxIssue]
     duplicates: list[DuplicateKey] = field(default_factory=list)
-    # After an incremental reparse: the path of the one array item decoded again, and its
-    # value (everything else has the previous tree's values).
-    replaced: tuple[Path, Any] | None = None
+    # After an incremental reparse: the items of one session array parsed again (everything
+    # else has the previous tree's values).
+    replaced: Splice | None = None
     moved_out: bool = False
 
     @property
@@ -1141,6 +1154,12 @@ class _Parser:
         want_item = True
         trailing_comma = -1
         junk = False
+        if first_index:  # resumed just after an item (decoded in one go): as the loop is after one
+            want_item = False
+            pos = self.skip(pos)
+            if pos < self.n and text[pos] == ",":
+                want_item, trailing_comma = True, pos
+                pos += 1
         while True:
             pos = self.skip(pos)
             if pos >= self.n:
