@@ -105,9 +105,7 @@ def _reparse_items(
     assert isinstance(root, JObject)
     ended_inside = root.truncated  # the file ended inside the array: parsed to the end
     window_end = len(text) if ended_inside else min(len(text), stop_from + 2 * LOOKAHEAD)
-    window = text[begin:window_end]
-    if not isinstance(window, str):
-        window = str(window)
+    window = text[begin:window_end]  # a str, from a piece table too
     stops = []
     for index in range(after, len(items)):
         at = items[index].start + delta - begin

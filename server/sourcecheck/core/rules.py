@@ -29,6 +29,7 @@ from .session import (
     Ref,
     Session,
     Severity,
+    Side,
     with_lines,
 )
 from .syntax import (
@@ -71,6 +72,7 @@ EXIT_CLASS: dict[str, int] = {**{c: 2 for c in SCHEMA_CODES}, **{c: 1 for c in R
 ALL_CODES = tuple(SEVERITY)
 
 POLARITIES = ("supports", "refutes")
+SIDES: tuple[Side, Side] = ("start", "end")
 LOW_CONFIDENCE = 0.3
 MAX_OCCURRENCES = 1000
 """Occurrence columns kept per boundary (the count is always exact)."""
@@ -868,7 +870,7 @@ class _Checker:
         else:
             ref.doc_path = doc_path
         boundaries: list[Boundary | None] = []
-        for side in ("start", "end"):
+        for side in SIDES:
             boundaries.append(self.boundary(value, side, path, ref))
         ref.start, ref.end = boundaries
         if not well_formed or ref.start is None or ref.end is None:
@@ -877,7 +879,7 @@ class _Checker:
         self.resolve(ref)
         return ref
 
-    def boundary(self, ref_value: dict[str, Any], side: str, ref_path: Path, ref: Ref) -> Boundary | None:
+    def boundary(self, ref_value: dict[str, Any], side: Side, ref_path: Path, ref: Ref) -> Boundary | None:
         path = ref_path + (side,)
         value = ref_value.get(side)
         # The common case first, cheaply: {"line": int, "str": str} and nothing else.

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from .positions import line_starts
 
@@ -129,13 +129,16 @@ class Document:
         return bisect_right(self.line_starts, offset)
 
 
+Side = Literal["start", "end"]
+
+
 @dataclass(slots=True)
 class Boundary:
     """``start`` or ``end`` of a ref, and where its ``str`` was found on its line."""
 
     line: int
     str: str
-    side: str  # "start" or "end": its path is its ref's and this (see Ref.boundary_path)
+    side: Side  # its path is its ref's and this (see Ref.boundary_path)
     occurrences: list[int] = field(default_factory=list)  # columns, counted overlapping
     occurrence_count: int = 0
 
