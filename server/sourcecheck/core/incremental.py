@@ -309,27 +309,39 @@ class Derivation:
 
 
 class Placement:
-    """Whether an extent of the text something was built for (the previous version's, or
-    this one's when ``same``) is at the same line and columns in this text, found with a
-    few comparisons per extent."""
+    """Where an extent of the text something was built for (the previous version's, or
+    this one's when ``same``) is in this text, by line and column, found with a few
+    comparisons per extent: at the same place, or the same columns of lines moved by
+    ``line_delta`` (the edit added or removed line breaks before it), or somewhere else."""
 
-    def __init__(self, derived: Derivation | None, lines: LineTable, same: bool) -> None:
+    def __init__(self, derived: Derivation | None, lines: LineTable, same: bool, line_count: int = -1) -> None:
         self.same = same
         self.derived = derived
-        # After the edit, lines keep their numbers if no line break changed, and columns
-        # are kept from the line after the one the edit ends on.
+        # After the edit, columns are kept from the line after the one the edit ends on; line
+        # numbers there moved by as many lines as the edit added (``line_count``: the table's
+        # before the edit, if known).
         self.next_line = -1
-        if derived is not None and derived.breaks_kept:
+        self.line_delta = 0 if derived is not None and derived.breaks_kept else None
+        if derived is not None:
             line = lines.line_of(derived.end + derived.delta)
             self.next_line = lines.starts[line + 1] if line + 1 < lines.line_count else -1
+            if self.line_delta is None and line_count >= 0:
+                self.line_delta = lines.line_count - line_count
 
     def unmoved(self, was: tuple[int, int], now: tuple[int, int]) -> bool:
+        return self.lines_moved(was, now) == 0
+
+    def lines_moved(self, was: tuple[int, int], now: tuple[int, int]) -> int | None:
+        """How many lines the extent ``was`` moved to be ``now``, its columns kept; None when
+        its line or columns may have changed otherwise."""
         derived = self.derived
         if self.same or derived is None:
-            return self.same and was == now
+            return 0 if self.same and was == now else None
         if now[1] <= derived.start:
-            return was == now  # before the edit: nothing before it changed
-        return self.next_line >= 0 and now[0] >= self.next_line and derived.moved(was) == now
+            return 0 if was == now else None  # before the edit: nothing before it changed
+        if self.next_line >= 0 and now[0] >= self.next_line and derived.moved(was) == now:
+            return self.line_delta
+        return None
 
 
 # --- the check's memory --------------------------------------------------------------

@@ -587,24 +587,35 @@ class _Checker:
         now: the same results, as new objects only where something moved."""
         relink = self.relink
         moved_documents = bool(relink) and any(id(ref.document) in relink for ref in cached.refs)
-        if cached.annotation.json_path == path and not moved_documents:
+        old = cached.annotation
+        if old.json_path == path and not moved_documents:
             return cached
         annotation = Annotation(path)
-        old = cached.annotation
         depth = len(old.json_path)
-        refs = {
-            id(ref): ref.moved(annotation, path + ref.json_path[depth:], relink.get(id(ref.document), ref.document))
-            for ref in cached.refs
-        }
-        annotation.claim = refs[id(old.claim)] if old.claim is not None else None
-        annotation.sources = [refs[id(source)] for source in old.sources]
-        findings = {id(f): self.moved_finding(f, depth, path, refs) for f in cached.findings}
+        if relink:
+            refs = [
+                ref.moved(annotation, path + ref.json_path[depth:], relink.get(id(ref.document), ref.document))
+                for ref in cached.refs
+            ]
+        else:
+            refs = [ref.moved(annotation, path + ref.json_path[depth:], ref.document) for ref in cached.refs]
+        # The refs are the claim and the sources in the order of their keys.
+        if old.claim is None:
+            annotation.sources = refs
+        elif cached.refs and cached.refs[0] is old.claim:
+            annotation.claim, annotation.sources = refs[0], refs[1:]
+        else:
+            annotation.claim, annotation.sources = refs[-1], refs[:-1]
+        if not cached.findings:
+            return AnnotationCheck(cached.value, cached.depends, annotation, [], refs, {})
+        by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)}
+        findings = {id(f): self.moved_finding(f, depth, path, by_old) for f in cached.findings}
         return AnnotationCheck(
             cached.value,
             cached.depends,
             annotation,
             list(findings.values()),
-            list(refs.values()),
+            refs,
             {path + at[depth:]: [findings[id(f)] for f in found] for at, found in cached.ref_findings.items()},
         )
 

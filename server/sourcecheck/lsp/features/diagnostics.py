@@ -55,6 +55,7 @@ class WireCache:
 
     analysis: int  # the analysis's serial number
     encoding: Encoding
+    line_count: int  # of the text the diagnostics were built for
     sent: dict[int, Sent] = field(default_factory=dict)
 
 
@@ -148,19 +149,27 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         kept = old.sent
     else:
         kept = {}
-    cache = WireCache(analysis.serial, view.encoding)
-    placed = Placement(analysis.derived, analysis.lines, old is not None and old.analysis == analysis.serial)
+    cache = WireCache(analysis.serial, view.encoding, analysis.lines.line_count)
+    placed = Placement(
+        analysis.derived,
+        analysis.lines,
+        old is not None and old.analysis == analysis.serial,
+        old.line_count if old is not None else -1,
+    )
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         extent = analysis.extent(finding)
         content = _content_map(analysis, finding)
-        previous = kept.get(id(finding))
-        if (
-            previous is not None
-            and previous.finding is finding
-            and previous.content is content
-            and placed.unmoved(previous.extent, extent)
-        ):
+        origin = analysis.origin(finding)  # the previous version's finding, if it is one
+        previous = kept.get(id(origin))
+        moved = (
+            placed.lines_moved(previous.extent, extent)
+            if previous is not None and previous.finding is origin and previous.content is content
+            else None
+        )
+        if previous is not None and moved == 0:
             sent = Sent(finding, extent, content, previous.wire, previous.encoded)
+        elif previous is not None and moved is not None and "relatedInformation" not in previous.wire:
+            sent = _shifted(previous, finding, extent, moved)  # whole lines moved
         else:
             wire: Wire = {
                 "range": wire_range(analysis.span(*extent, view.encoding)),
@@ -176,6 +185,23 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         found.append((sent.wire, sent.encoded))
     view.memo.wire = cache
     return found
+
+
+def _shifted(previous: Sent, finding: Finding, extent: tuple[int, int], lines: int) -> Sent:
+    """A diagnostic ``lines`` lines down (up, if negative), its columns kept: only the range
+    of its JSON text is written again (it comes first, as :func:`wire_range` and
+    ``json.dumps`` write it)."""
+    old = previous.wire["range"]
+    start, end = old["start"], old["end"]
+    moved: Wire = {
+        "start": {"line": start["line"] + lines, "character": start["character"]},
+        "end": {"line": end["line"] + lines, "character": end["character"]},
+    }
+    wire = {**previous.wire, "range": moved}
+    head = json.dumps({"range": old})[:-1]  # `{"range": {...}}` without its closing brace
+    assert previous.encoded.startswith(head)
+    encoded = json.dumps({"range": moved})[:-1] + previous.encoded[len(head) :]
+    return Sent(finding, extent, previous.content, wire, encoded)
 
 
 def _content_map(analysis: Analysis, finding: Finding) -> StringMap | None:
