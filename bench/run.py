@@ -1,19 +1,48 @@
 """The benchmark: sourcecheck-ls driven over stdio as an editor drives it, on 100 KB, 1 MB and 12 MB.
 
-    python -m bench.run              all sizes (about two minutes), from the repository root
+    python -m bench.run              all sizes (some four minutes), from the repository root
     python -m bench.run --sizes 100K,1M --edits 20
+    python -m bench.run --only typing,structure,open,ratio --keystrokes 40
 
-For each size it prints medians and 95th percentiles of: open to first diagnostics, a
-one-character edit inside a ref to its new diagnostics, an edit in a document's content,
-hover, definition, completion and inlay hints for a screenful; for 1 MB and 12 MB, a hover
-in another (small) session while the big one is checked in full, and a hover in the big one
-after a burst of edits that each need a full check; the server's memory after opening and
-at its peak; the CLI on the same file; and ratios against baselines measured in the same
-run (``json.loads`` plus plain resolution of every ref; vscode-json-language-server
-validating against our JSON Schema, when ``npm`` can provide it in .cache/). Two floors
-are measured too, as what no server over LSP can go below: decoding the 12 MB open message
-(as pygls must, before it sees the text) plus the baseline; and the client decoding the
-diagnostics report, which LSP has the server send whole again after every edit.
+For each size it prints medians and 95th percentiles of: open to first diagnostics (in
+three fresh servers: median and min); a one-character edit inside a ref to its new
+diagnostics, an edit in a document's content; hover, definition, completion and inlay
+hints for a screenful; for 1 MB and 12 MB, a hover in another (small) session while the
+big one is checked in full, and a hover in the big one after a burst of edits that each
+need a full check; the server's memory after opening and at its peak; the CLI on the same
+file; and ratios against baselines measured in the same run (``json.loads`` plus plain
+resolution of every ref; vscode-json-language-server validating against our JSON Schema,
+when ``npm`` can provide it in .cache/, opened three times too). Two floors are measured
+too, as what no server over LSP can go below: decoding the 12 MB open message (as pygls
+must, before it sees the text) plus the baseline; and the client decoding the diagnostics
+report, which LSP has the server send whole again after every edit.
+
+Then what a writer does to a session, each change timed until its diagnostics arrive (a
+didChange, then a pulled textDocument/diagnostic), the file restored after each:
+
+- typing a new annotation (group ``typing``), one keystroke per didChange, at the start of
+  ``annotations`` (just after its ``[``), in the middle (after the comma that ends the line
+  of the annotation before the middle one: Enter, then the annotation and its comma) and
+  after the last one: a copy of an annotation of the file that has one source and no finding, its
+  source's polarity and confidence changed, pretty-printed as the file's others are (some
+  270 keystrokes: every character as typed, no bracket or quote closed for the writer, an
+  Enter bringing the next line's indentation along as an editor's auto-indent does), with
+  the comma that keeps the file valid; ``--keystrokes N`` types the first N one by one and
+  the rest in one edit. For the larger sizes, each position's median over 100K's;
+- pasting 50 annotations (copies of 50 of the file's, from its first quarter) before the
+  middle one, deleting one annotation, cutting one in the first quarter and pasting it in
+  the third (two changes, each timed), adding a small document at the end of
+  ``documents`` and removing it, removing the last (cited) document and pasting it back
+  (group ``structure``), each ``--repeats`` times;
+- after each typing, and the first time each structural change is made, the diagnostics
+  compared with those a second, fresh server gives for the same text: a row whose answer
+  differs says so (``--no-verify`` skips this);
+- the edit in a ref again on a 12 MB session with as few findings as the 100 KB one
+  (``session-12M-fewfindings``: as many broken refs), so that the ratio of the edits
+  measures the server and not the size of the report LSP resends (group ``ratio``).
+
+``--only`` runs some groups of rows: open, edits, requests, long, typing, structure,
+ratio, memory, cli (all by default).
 """
 
 from __future__ import annotations
@@ -21,6 +50,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -68,7 +98,8 @@ class Server:
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
-        return json.loads(self.process.stdout.read(length))  # type: ignore[union-attr]
+        message: dict[str, Any] = json.loads(self.process.stdout.read(length))  # type: ignore[union-attr]
+        return message
 
     def request(self, method: str, params: Any) -> Any:
         self.next_id += 1
@@ -135,11 +166,21 @@ CAPABILITIES = {
 }
 
 
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
 def position(text: str, offset: int) -> dict[str, int]:
-    before = text[:offset]
-    line = before.count("\n")
-    column = before[before.rfind("\n") + 1 :]
-    return {"line": line, "character": len(column.encode("utf-16-le")) // 2}
+    line_start = text.rfind("\n", 0, offset) + 1
+    return {"line": text.count("\n", 0, offset), "character": utf16(text[line_start:offset])}
+
+
+def advance(at: dict[str, int], typed: str) -> dict[str, int]:
+    """The position just after ``typed``, inserted at ``at``."""
+    lines = typed.split("\n")
+    if len(lines) == 1:
+        return {"line": at["line"], "character": at["character"] + utf16(typed)}
+    return {"line": at["line"] + len(lines) - 1, "character": utf16(lines[-1])}
 
 
 def ms(seconds: list[float]) -> tuple[float, float]:
@@ -180,7 +221,8 @@ def decode_time(body: bytes) -> float:
 
 def ref_offsets(text: str, count: int) -> list[int]:
     """Offsets just inside ``start.str`` values of claims, spread over the file."""
-    found, at = [], text.find('"annotations"')
+    found: list[int] = []
+    at = text.find('"annotations"')
     while len(found) < count * 5:
         at = text.find('"str": "', at + 1)
         if at < 0:
@@ -241,92 +283,378 @@ def long_check_timings(server: Server, text: str, uri: str, version: int, other:
     return {"hover elsewhere during a full check": other_hovers, "hover after 5 edits each needing one": burst_hovers}
 
 
-def bench_server(path: Path, edits: int, other: Path | None = None) -> dict[str, Any]:
+def finding_count(report: dict[str, Any]) -> int:
+    """The findings a pulled report stands for: past 1000, the server sends the first 1000 and a
+    note that says how many there are."""
+    for item in report["items"]:
+        if item.get("code") == "too-many-findings":
+            return int(item["message"].split()[0])
+    return len(report["items"])
+
+
+class Session:
+    """A file open in the server as an editor holds it: the text and version the server has,
+    kept in step with every change sent, so that each is a range of that text."""
+
+    def __init__(self, server: Server, path: Path, text: str) -> None:
+        self.server = server
+        self.uri = path.resolve().as_uri()
+        self.text = text
+        self.version = 1
+        self.findings = 0
+        self.report: dict[str, Any] = {"items": []}
+
+    def open(self) -> tuple[float, dict[str, Any], bytes]:
+        """didOpen, then a pull: the time to the first diagnostics, the report, the message."""
+        opening = open_message(self.uri, self.text)  # encoded before the clock starts: the editor's work
+        start = time.perf_counter()
+        self.server.send_encoded(opening)
+        report = self.pull()
+        return time.perf_counter() - start, report, opening
+
+    def pull(self) -> dict[str, Any]:
+        report: dict[str, Any] = self.server.request("textDocument/diagnostic", {"textDocument": {"uri": self.uri}})
+        self.findings = finding_count(report)
+        self.report = report
+        return report
+
+    def send(self, changes: list[dict[str, Any]]) -> float:
+        """One didChange, then a pull (as an editor does): the time until the diagnostics arrive.
+        The caller keeps ``text`` in step (``edit`` does)."""
+        self.version += 1
+        start = time.perf_counter()
+        self.server.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
+        )
+        self.pull()
+        return time.perf_counter() - start
+
+    def edit(self, *edits: tuple[int, int, str]) -> float:
+        """One didChange replacing each ``(start, end)`` range of offsets by a text, each on the
+        text the previous one left; the time until its diagnostics arrive."""
+        changes = []
+        for start, end, new in edits:
+            changes.append(
+                {"range": {"start": position(self.text, start), "end": position(self.text, end)}, "text": new}
+            )
+            self.text = self.text[:start] + new + self.text[end:]
+        return self.send(changes)
+
+
+def start_server() -> Server:
+    server = Server([sys.executable, "-m", "sourcecheck.lsp"])
+    server.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES})
+    server.notify("initialized", {})
+    return server
+
+
+def open_once(path: Path) -> float:
+    """Open to first diagnostics in a fresh server."""
+    server = start_server()
+    try:
+        return Session(server, path, path.read_text(encoding="utf-8")).open()[0]
+    finally:
+        server.close()
+
+
+class Fresh:
+    """A second server, to which the text after a timed change is opened anew: the diagnostics
+    that change must have given, whatever the first server kept from before it. Changes whose
+    diagnostics differ are named in ``differing`` (a fast wrong answer is no result)."""
+
+    def __init__(self) -> None:
+        self.server = start_server()
+        self.differing: set[str] = set()
+
+    def check(self, session: Session, name: str) -> None:
+        self.server.send_encoded(open_message(session.uri, session.text))
+        report = self.server.request("textDocument/diagnostic", {"textDocument": {"uri": session.uri}})
+        self.server.notify("textDocument/didClose", {"textDocument": {"uri": session.uri}})
+
+        def canonical(report: dict[str, Any]) -> list[str]:
+            return sorted(json.dumps(item, sort_keys=True, ensure_ascii=False) for item in report["items"])
+
+        if canonical(report) != canonical(session.report):
+            self.differing.add(name)
+            print(
+                f"({name}: {finding_count(session.report)} findings, where a fresh open of the same text "
+                f"has {finding_count(report)}, or the same number but not the same diagnostics)",
+                file=sys.stderr,
+            )
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def edits_in_refs(session: Session, edits: int) -> list[float]:
+    """A character typed just inside a claim's ``start.str``, then deleted, at ``edits`` places."""
+    text, timings = session.text, []
+    for at in ref_offsets(text, edits):
+        for insert in (True, False):  # type a character, then delete it again
+            pos = position(text, at)
+            end = dict(pos) if insert else {"line": pos["line"], "character": pos["character"] + 1}
+            timings.append(session.send([{"range": {"start": pos, "end": end}, "text": "x" if insert else ""}]))
+    return timings
+
+
+SEPARATOR = re.compile(r"[\s,]*")
+
+
+def item_spans(text: str, key: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the objects in the top-level array ``key``."""
+    decoder = json.JSONDecoder()
+    at = text.index("[", text.index(f'"{key}"')) + 1
+    spans: list[tuple[int, int]] = []
+    while True:
+        at = SEPARATOR.match(text, at).end()  # type: ignore[union-attr]
+        if text[at] != "{":
+            return spans
+        _, end = decoder.raw_decode(text, at)
+        spans.append((at, end))
+        at = end
+
+
+def indented(value: Any) -> str:
+    """``value`` pretty-printed as an item of a top-level array of the file (at 4 spaces)."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+
+
+def new_annotation(text: str, spans: list[tuple[int, int]], report: dict[str, Any]) -> str:
+    """A new annotation, as a writer would type it: the first of the file's with one source and
+    no finding in its lines, its source's polarity flipped and its confidence moved by 0.01
+    (it cites what that one cites, with the same valid boundaries)."""
+    flagged = {item["range"]["start"]["line"] for item in report["items"]}
+    line, last = 0, 0
+    for start, end in spans:
+        line, last = line + text.count("\n", last, start), start
+        value = json.loads(text[start:end])
+        if len(value["sources"]) != 1 or flagged & set(range(line, line + text.count("\n", start, end) + 1)):
+            continue
+        assert indented(value) == text[start:end], "the file is not pretty-printed as the generator writes it"
+        source = value["sources"][0]
+        source["polarity"] = "refutes" if source["polarity"] == "supports" else "supports"
+        source["confidence"] = round(source["confidence"] + (0.01 if source["confidence"] < 0.5 else -0.01), 2)
+        return indented(value)
+    raise RuntimeError("no annotation with one source and no finding to copy")
+
+
+def keystrokes(typed: str) -> list[str]:
+    """``typed`` as typed: a character at a time (no bracket or quote closed for the writer),
+    except that Enter brings the next line's indentation along, as an editor's auto-indent does."""
+    return re.findall(r"\n *|.", typed, re.DOTALL)
+
+
+TYPING = ("start", "middle", "end")
+
+
+def typing_timings(
+    session: Session, report: dict[str, Any], count: int | None, fresh: Fresh | None = None
+) -> dict[str, tuple[list[float], int]]:
+    """A new annotation typed at each place of ``TYPING``: the time of each keystroke, until its
+    diagnostics arrive, and how many keystrokes the whole annotation takes. After each, the
+    file is valid again with no new finding, and is then restored (one edit deleting the
+    annotation, waited for)."""
+    original, findings = session.text, session.findings
+    spans = item_spans(original, "annotations")
+    annotation = new_annotation(original, spans, report)
+    places = {
+        "start": (original.index("[", original.index('"annotations"')) + 1, "\n    " + annotation + ","),
+        # After the comma that ends the line of the annotation before the middle one: the
+        # writer presses Enter there and types (as at the start, after the `[`).
+        "middle": (original.index(",", spans[len(spans) // 2 - 1][1]) + 1, "\n    " + annotation + ","),
+        "end": (spans[-1][1], ",\n    " + annotation),
+    }
+    out = {}
+    for where in TYPING:
+        at, typed = places[where]
+        keys = keystrokes(typed)
+        typing = keys if count is None else keys[:count]
+        pos, timings = position(original, at), []
+        for key in typing:
+            timings.append(session.send([{"range": {"start": pos, "end": pos}, "text": key}]))
+            pos = advance(pos, key)
+        rest = "".join(keys[len(typing) :])
+        if rest:
+            session.send([{"range": {"start": pos, "end": pos}, "text": rest}])
+        session.text = original[:at] + typed + original[at:]
+        json.loads(session.text)  # valid JSON, the comma where it must be
+        if session.findings != findings:
+            print(f"(typing at the {where}: {session.findings} findings, not {findings})", file=sys.stderr)
+        if fresh is not None:
+            fresh.check(session, where)
+        session.edit((at, at + len(typed), ""))
+        out[where] = (timings, len(keys))
+    assert session.text == original
+    return out
+
+
+STRUCTURE = (
+    "paste 50 annotations (middle)",
+    "delete one annotation (middle)",
+    "cut one annotation (first quarter)",
+    "  then paste it (third quarter)",
+    "add a document (at the end)",
+    "  then remove it",
+    "remove a cited document (the last)",
+    "  then paste it back",
+)
+
+
+def structure_timings(session: Session, repeats: int, fresh: Fresh | None = None) -> dict[str, Any]:
+    """Pasting, deleting and moving annotations, adding and removing documents: each change
+    timed until its diagnostics arrive, each undone (in one change, waited for) before the next;
+    the first time, what each gave checked against a fresh server's diagnostics."""
+    original, findings = session.text, session.findings
+    spans = item_spans(original, "annotations")
+    n = len(spans)
+    out: dict[str, Any] = {name: [] for name in STRUCTURE}
+
+    def timed(name: str, *edits: tuple[int, int, str]) -> None:
+        out[name].append(session.edit(*edits))
+        if fresh is not None and len(out[name]) == 1:
+            fresh.check(session, name)
+
+    def undo(what: str, *edits: tuple[int, int, str]) -> None:
+        if edits:
+            session.edit(*edits)
+        if session.findings != findings or session.text != original:
+            print(f"({what}: not undone: {session.findings} findings, not {findings})", file=sys.stderr)
+
+    # 50 annotations copied from the first quarter, pasted before the middle one.
+    first, pasted = min(n // 4, max(0, n - 50)), min(50, n)
+    copied = original[spans[first][0] : spans[first + pasted - 1][1]] + ",\n    "
+    middle = spans[n // 2][0]
+    for _ in range(repeats):
+        timed(STRUCTURE[0], (middle, middle, copied))
+        undo("paste", (middle, middle + len(copied), ""))
+    for r in range(repeats):  # an annotation with the comma and indentation after it
+        start, end = spans[n // 2 + r][0], spans[n // 2 + r + 1][0]
+        timed(STRUCTURE[1], (start, end, ""))
+        undo("delete", (start, start, original[start:end]))
+    for r in range(repeats):
+        start, end = spans[n // 4 + r][0], spans[n // 4 + r + 1][0]
+        cut = original[start:end]
+        timed(STRUCTURE[2], (start, end, ""))
+        target = spans[3 * n // 4 + r][0] - len(cut)
+        timed(STRUCTURE[3], (target, target, cut))
+        undo("cut and paste", (target, target + len(cut), ""), (start, start, cut))
+    documents = item_spans(original, "documents")
+    article = json.loads(original[documents[0][0] : documents[0][1]])["content"].split("\n")
+    added = ",\n    " + indented({"path": "added-document", "content": "\n".join(article[:5])})
+    end = documents[-1][1]
+    for _ in range(repeats):
+        timed(STRUCTURE[4], (end, end, added))
+        timed(STRUCTURE[5], (end, end + len(added), ""))
+        undo("add a document")
+    start = documents[-2][1]
+    removed = original[start:end]  # the comma before it too
+    for _ in range(repeats):
+        timed(STRUCTURE[6], (start, end, ""))
+        out["unresolved"] = session.findings - findings
+        timed(STRUCTURE[7], (start, start, removed))
+        undo("remove a document")
+    return out
+
+
+def bench_server(
+    path: Path,
+    edits: int,
+    other: Path | None = None,
+    groups: frozenset[str] = frozenset(),
+    typed: int | None = None,
+    repeats: int = 5,
+    verify: bool = True,
+) -> dict[str, Any]:
+    groups = groups or frozenset(GROUPS)
     text = path.read_text(encoding="utf-8")
     uri = path.resolve().as_uri()
-    server = Server([sys.executable, "-m", "sourcecheck.lsp"])
+    server = start_server()
+    session = Session(server, path, text)
     result: dict[str, Any] = {}
     try:
-        server.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": CAPABILITIES})
-        server.notify("initialized", {})
-        opening = open_message(uri, text)  # encoded before the clock starts: the editor's work
-        start = time.perf_counter()
-        server.send_encoded(opening)
-        first = server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-        result["open"] = [time.perf_counter() - start]
+        opened, first, opening = session.open()
+        result["open"] = [opened]
         result["findings"] = len(first["items"])
+        result["finding count"] = session.findings
         result["open message decode"] = decode_time(opening[opening.index(b"\r\n\r\n") + 4 :])
         report = json.dumps({"jsonrpc": "2.0", "id": 1, "result": first}).encode()
         result["report"] = (len(report), decode_time(report))
         result["memory after opening"] = server.memory_mb("VmRSS")
-        version = 1
-        timings = []
-        for at in ref_offsets(text, edits):
-            for insert in (True, False):  # type a character, then delete it again
-                version += 1
-                pos = position(text, at)
-                end = dict(pos) if insert else {"line": pos["line"], "character": pos["character"] + 1}
-                change = {"range": {"start": pos, "end": end}, "text": "x" if insert else ""}
-                t0 = time.perf_counter()
-                server.notify(
-                    "textDocument/didChange",
-                    {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
-                )
-                server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-                timings.append(time.perf_counter() - t0)
-        result["edit in a ref"] = timings
-        # In the last document, a source that a fraction of the refs cite (the first, the
-        # article, holds every claim: an edit there re-checks every annotation).
-        content_at = text.rfind('"content": "', 0, text.find('"annotations"')) + len('"content": "') + 5
-        timings = []
-        for i in range(max(4, edits // 4)):
-            version += 1
-            pos = position(text, content_at)
-            change = {
-                "range": {
-                    "start": pos,
-                    "end": pos if i % 2 == 0 else {"line": pos["line"], "character": pos["character"] + 1},
-                },
-                "text": "y" if i % 2 == 0 else "",
-            }
-            t0 = time.perf_counter()
-            server.notify(
-                "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
-            )
-            server.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-            timings.append(time.perf_counter() - t0)
-        result["edit in a source's content"] = timings
-        spots = ref_offsets(text, 30)
-        for name, method in (
-            ("hover", "textDocument/hover"),
-            ("definition", "textDocument/definition"),
-            ("completion", "textDocument/completion"),
-        ):
+        if groups & {"edits", "ratio"}:
+            result["edit in a ref"] = edits_in_refs(session, edits)
+        if "edits" in groups:
+            # In the last document, a source that a fraction of the refs cite (the first, the
+            # article, holds every claim: an edit there re-checks every annotation).
+            content_at = text.rfind('"content": "', 0, text.find('"annotations"')) + len('"content": "') + 5
+            timings = []
+            count = max(4, edits // 4)
+            for i in range(count + count % 2):  # an even number: the text is as it was after
+                pos = position(text, content_at)
+                change = {
+                    "range": {
+                        "start": pos,
+                        "end": pos if i % 2 == 0 else {"line": pos["line"], "character": pos["character"] + 1},
+                    },
+                    "text": "y" if i % 2 == 0 else "",
+                }
+                timings.append(session.send([change]))
+            result["edit in a source's content"] = timings
+        if "requests" in groups:
+            spots = ref_offsets(text, 30)
+            for name, method in (
+                ("hover", "textDocument/hover"),
+                ("definition", "textDocument/definition"),
+                ("completion", "textDocument/completion"),
+            ):
+                timings = []
+                for at in spots:
+                    t0 = time.perf_counter()
+                    server.request(method, {"textDocument": {"uri": uri}, "position": position(text, at)})
+                    timings.append(time.perf_counter() - t0)
+                result[name] = timings
             timings = []
             for at in spots:
+                line = position(text, at)["line"]
                 t0 = time.perf_counter()
-                server.request(method, {"textDocument": {"uri": uri}, "position": position(text, at)})
+                server.request(
+                    "textDocument/inlayHint",
+                    {
+                        "textDocument": {"uri": uri},
+                        "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}},
+                    },
+                )
                 timings.append(time.perf_counter() - t0)
-            result[name] = timings
-        timings = []
-        for at in spots:
-            line = position(text, at)["line"]
-            t0 = time.perf_counter()
-            server.request(
-                "textDocument/inlayHint",
-                {
-                    "textDocument": {"uri": uri},
-                    "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 60, "character": 0}},
-                },
-            )
-            timings.append(time.perf_counter() - t0)
-        result["inlay hints (60 lines)"] = timings
+            result["inlay hints (60 lines)"] = timings
         result["peak memory"] = server.memory_mb("VmHWM")
-        if other is not None:
-            result.update(long_check_timings(server, text, uri, version, other))
+        fresh = Fresh() if verify and groups & {"typing", "structure"} else None
+        try:
+            if "typing" in groups:
+                result["typing"] = typing_timings(session, first, typed, fresh)
+            if "structure" in groups:
+                result.update(structure_timings(session, repeats, fresh))
+        finally:
+            if fresh is not None:
+                fresh.close()
+        result["differing"] = fresh.differing if fresh is not None else set()
+        if groups & {"typing", "structure"}:
+            result["peak memory, all rows"] = server.memory_mb("VmHWM")
+        if other is not None and "long" in groups:  # last: it leaves letters in the file
+            result.update(long_check_timings(server, text, uri, session.version, other))
     finally:
         server.close()
     return result
+
+
+def bench_edits(path: Path, edits: int) -> tuple[int, list[float]]:
+    """The edit in a ref alone, in a fresh server: the findings on opening, the timings."""
+    server = start_server()
+    try:
+        session = Session(server, path, path.read_text(encoding="utf-8"))
+        findings = finding_count(session.open()[1])
+        return findings, edits_in_refs(session, edits)
+    finally:
+        server.close()
 
 
 def bench_cli(path: Path) -> float:
@@ -401,47 +729,112 @@ def bench_peer(path: Path) -> float | None:
         server.close()
 
 
+GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli")
+
+
+def few_findings(size: str) -> Path:
+    """A session of ``size`` with as many broken refs as the 100 KB one has (about), made once."""
+    path = OUT / f"session-{size}-fewfindings.sourcecheck.json"
+    if not path.exists():
+        refs = SIZES.get(size, 3000)
+        generated = generate_sized(parse_size(size), refs, seed=1, broken_refs=round(0.03 * SIZES["100K"]))
+        path.write_text(generated.text(), encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100K,1M,12M")
     parser.add_argument("--edits", type=int, default=25, help="one-character edits per size (each typed, then deleted)")
+    parser.add_argument(
+        "--only",
+        default=",".join(GROUPS),
+        help=f"comma-separated groups of rows, of: {', '.join(GROUPS)} (default: all)",
+    )
+    parser.add_argument(
+        "--keystrokes",
+        type=int,
+        default=None,
+        help="type the first N keystrokes of each new annotation one by one, the rest in one edit (default: all)",
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="times each structural change is made (and undone)")
+    parser.add_argument("--opens", type=int, default=3, help="fresh servers (and peers) opening each file")
+    parser.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        help="do not check the diagnostics after typing and structural changes against a fresh server's",
+    )
     args = parser.parse_args(argv)
+    if args.repeats < 1 or args.opens < 1 or (args.keystrokes is not None and args.keystrokes < 1):
+        parser.error("--repeats, --opens and --keystrokes take a number from 1 up")
+    groups = frozenset(g.strip() for g in args.only.split(",") if g.strip())
+    if groups - set(GROUPS):
+        parser.error(f"unknown groups: {', '.join(sorted(groups - set(GROUPS)))} (known: {', '.join(GROUPS)})")
     OUT.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
     rows: list[tuple[str, str, str]] = []
     edit_medians: dict[str, float] = {}
     report_floors: dict[str, float] = {}
-    for size in args.sizes.split(","):
+    typing_medians: dict[str, dict[str, float]] = {}
+    findings: dict[str, int] = {}
+    sizes = args.sizes.split(",")
+    for size in sizes:
         path = OUT / f"session-{size}.sourcecheck.json"
         if not path.exists():
             path.write_text(generate_sized(parse_size(size), SIZES.get(size, 3000), seed=1).text(), encoding="utf-8")
         text = path.read_text(encoding="utf-8")
-        base = min(baseline(text) for _ in range(3))
         other = OUT / "session-100K.sourcecheck.json"
         if size != "100K" and not other.exists():
             other.write_text(generate_sized(parse_size("100K"), SIZES["100K"], seed=1).text(), encoding="utf-8")
-        server = bench_server(path, args.edits, other if size != "100K" else None)
-        cli = bench_cli(path)
-        peer = bench_peer(path)
-        label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} diagnostics)"
+        server = bench_server(
+            path, args.edits, other if size != "100K" else None, groups, args.keystrokes, args.repeats, args.verify
+        )
+        wrong = "; NOT what a fresh open of the same text gives"
+        findings[size] = server["finding count"]
+        label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} diagnostics"
+        if server["finding count"] != server["findings"]:
+            label += f" for {server['finding count']} findings"
+        label += ")"
         rows.append((label, "", ""))
-        rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
-        open_ms = server["open"][0] * 1000
-        rows.append(
-            (
-                "  open to first diagnostics",
-                f"{open_ms:.0f} ms",
-                f"{open_ms / (base * 1000):.1f}x baseline"
-                + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else ""),
+        if "open" in groups:
+            base = min(baseline(text) for _ in range(3))
+            opens = server["open"] + [open_once(path) for _ in range(args.opens - 1)]
+            peers = [bench_peer(path) for _ in range(args.opens)]
+            timed = [p for p in peers if p is not None]
+            peer = statistics.median(timed) if timed and len(timed) == len(peers) else None
+            rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
+            open_ms = statistics.median(opens) * 1000
+            rows.append(
+                (
+                    "  open to first diagnostics",
+                    f"{open_ms:.0f} ms",
+                    f"{open_ms / (base * 1000):.1f}x baseline"
+                    + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else ""),
+                )
             )
-        )
-        floor = (server["open message decode"] + base) * 1000
-        rows.append(
-            (
-                "    floor: decoding the open message + baseline",
-                f"{floor:.0f} ms",
-                f"{floor / (base * 1000):.1f}x baseline, before any position or rule",
+            if len(opens) > 1:
+                each = "runs " + ", ".join(f"{o * 1000:.0f}" for o in opens) + " ms"
+                if peer:
+                    each += "; the peer " + ", ".join(f"{p * 1000:.0f}" for p in timed) + " ms"
+                    each += "; each / its peer run " + ", ".join(
+                        f"{o / p:.2f}x" for o, p in zip(opens, timed, strict=True)
+                    )
+                rows.append(
+                    (
+                        f"    {len(opens)} fresh servers: median, min",
+                        f"{open_ms:.0f}, {min(opens) * 1000:.0f} ms",
+                        each,
+                    )
+                )
+            floor = (server["open message decode"] + base) * 1000
+            rows.append(
+                (
+                    "    floor: decoding the open message + baseline",
+                    f"{floor:.0f} ms",
+                    f"{floor / (base * 1000):.1f}x baseline, before any position or rule",
+                )
             )
-        )
         for name in (
             "edit in a ref",
             "edit in a source's content",
@@ -466,14 +859,36 @@ def main(argv: list[str] | None = None) -> int:
                         "sent again whole after every edit (LSP)",
                     )
                 )
-        rows.append(
-            (
-                "  server memory after opening",
-                f"{server['memory after opening']:.0f} MB",
-                f"peak {server['peak memory']:.0f} MB over the whole run",
+        for where, (timings, total) in server.get("typing", {}).items():
+            median, p95 = ms(timings)
+            typing_medians.setdefault(where, {})[size] = median
+            typed = f"{total} keystrokes" if len(timings) == total else f"first {len(timings)} of {total} keystrokes"
+            rows.append(
+                (
+                    f"  type a new annotation ({where}, {typed})",
+                    f"median {median:.1f} ms",
+                    f"p95 {p95:.1f} ms" + (wrong if where in server["differing"] else ""),
+                )
             )
-        )
-        rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
+        for name in STRUCTURE:
+            if name in server:
+                median, p95 = ms(server[name])
+                shown = name + (f", {server['unresolved']} findings more" if name == STRUCTURE[6] else "")
+                rows.append(
+                    (
+                        f"  {shown}",
+                        f"median {median:.1f} ms",
+                        f"p95 {p95:.1f} ms" + (wrong if name in server["differing"] else ""),
+                    )
+                )
+        if "memory" in groups:
+            peak = f"peak {server['peak memory']:.0f} MB over the whole run"
+            if "peak memory, all rows" in server:
+                peak += f" ({server['peak memory, all rows']:.0f} MB with typing and structure)"
+            rows.append(("  server memory after opening", f"{server['memory after opening']:.0f} MB", peak))
+        if "cli" in groups:
+            cli = bench_cli(path)
+            rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
     if "100K" in edit_medians and len(edit_medians) > 1:
         largest = list(edit_medians)[-1]
         small = edit_medians["100K"]
@@ -487,10 +902,33 @@ def main(argv: list[str] | None = None) -> int:
                 f"floor {floor:.1f}x: the 100K edit plus decoding the larger report",
             )
         )
+        if "ratio" in groups:
+            few, timings = bench_edits(few_findings(largest), args.edits)
+            median, p95 = ms(timings)
+            rows.append(
+                (
+                    f"edit median, {largest} ({few} findings) / 100K ({findings['100K']} findings)",
+                    f"{median / small:.1f}x",
+                    f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
+                )
+            )
+    for where, medians in typing_medians.items():
+        if "100K" not in medians:
+            continue
+        for size, median in medians.items():
+            if size != "100K":
+                rows.append(
+                    (
+                        f"type a new annotation ({where}) median, {size} / 100K",
+                        f"{median / medians['100K']:.1f}x",
+                        "target: 3x at most",
+                    )
+                )
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:
         print(f"{name:<{width}}{a:<18}{b}")
+    print(f"(run in {time.perf_counter() - started:.0f} s)")
     return 0
 
 

@@ -1,6 +1,7 @@
 """Generate large, realistic SourceCheck sessions for benchmarks and tests.
 
     python bench/sessiongen.py --size 12M --refs 30000 -o big.sourcecheck.json
+    python bench/sessiongen.py --size 12M --refs 30000 --broken-refs 9 -o few-findings.sourcecheck.json
 
 A session has an ``article`` and N source documents of prose lines that mix English
 words (with the repetitions real prose has: "the", "of"), CJK text, emoji and combining
@@ -166,14 +167,14 @@ def generate(
         docs[path] = [prose_line(rng) if rng.random() > 0.05 else "" for _ in range(lines)]
     sources = [p for p in docs if p != "article"]
     out = Generated({})
-    annotation_values = []
+    annotation_values: list[dict[str, Any]] = []
     for _ in range(annotations):
         made = make_ref(rng, "article", docs["article"], max_lines=1)
         if made is None:
             continue
         claim, claim_text = made
         base = f"/annotations/{len(annotation_values)}"
-        annotation = {"claim": claim, "sources": []}
+        annotation: dict[str, Any] = {"claim": claim, "sources": []}
         plan = [("claim", claim, "article", claim_text)]
         for _ in range(rng.choice([1, 1, 2, 2, 3])):
             path = rng.choice(sources)
@@ -222,8 +223,16 @@ def parse_size(text: str) -> int:
     return int(float(text.rstrip("KMG")) * scale)
 
 
-def generate_sized(size: int, refs: int, seed: int = 0, documents: int = 12, broken: float = 0.03) -> Generated:
-    """A session of about ``size`` bytes (UTF-8) with about ``refs`` refs."""
+def generate_sized(
+    size: int, refs: int, seed: int = 0, documents: int = 12, broken: float = 0.03, broken_refs: int | None = None
+) -> Generated:
+    """A session of about ``size`` bytes (UTF-8) with about ``refs`` refs, a share ``broken``
+    of them broken on purpose; or, with ``broken_refs``, about that many broken refs whatever
+    the size (each is a finding or two: few findings in a big file, so that a benchmark can
+    compare it with a small file without the diagnostics report's size in between). Without
+    ``broken_refs`` the output is what it always was for a seed."""
+    if broken_refs is not None:
+        broken = broken_refs / max(1, refs)
     annotations = max(1, round(refs / 2.6))  # 1 claim + 1.6 sources on average
     ref_bytes = refs * 230  # a ref, indented, is about this many bytes
     prose_bytes = max(size - ref_bytes, 2_000)
@@ -237,9 +246,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refs", type=int, default=300, help="approximate number of refs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--broken", type=float, default=0.03, help="share of refs broken on purpose")
+    parser.add_argument(
+        "--broken-refs", type=int, default=None, help="about this many refs broken on purpose (instead of --broken)"
+    )
     parser.add_argument("-o", "--output", default="-", help="file to write (default: standard output)")
     args = parser.parse_args(argv)
-    generated = generate_sized(parse_size(args.size), args.refs, args.seed, broken=args.broken)
+    generated = generate_sized(
+        parse_size(args.size), args.refs, args.seed, broken=args.broken, broken_refs=args.broken_refs
+    )
     text = generated.text()
     if args.output == "-":
         sys.stdout.write(text)

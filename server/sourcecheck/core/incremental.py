@@ -96,8 +96,12 @@ def _reparse_items(
     after = bisect_left(items, end, key=node_start)
     begin = items[first - 1].end if first > 0 else array.start + 1  # where the region starts
     # What is broken must be broken in the region: then parsing it again tells all.
-    limit = items[after].start if after < len(items) else array.end
-    if any(not (begin <= issue.start and issue.end <= limit) for issue in old.issues):
+    # (up to the first item decoded in one go after it, where a missing comma is reported)
+    limit = next((item.start for item in items[after:] if type(item) is JLazy), array.end)
+    if any(
+        not (begin <= issue.start and (issue.end <= limit or issue.start == limit and issue.end == limit + 1))
+        for issue in old.issues
+    ):
         return None
     close = array.end - 1 + delta  # the array's `]` in the new text
     stop_from = items[after].start + delta if after < len(items) else close

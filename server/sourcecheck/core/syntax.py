@@ -953,14 +953,20 @@ class _Parser:
                 return depth
         return 0
 
+    def next_item_at(self, pos: int, path: Path) -> bool:
+        """Whether the `{` at ``pos`` may be the next item of a session array that an item
+        being typed (or a value in it, at ``path``) lacks the braces to close (see
+        :meth:`item_ahead`, which says so once the object meets it)."""
+        if not self.infer_braces or not self.item_depth(path):
+            return False
+        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
+        return not self.text[line_start:pos].strip(" \t") and self.brace_debt() > 0
+
     def item_ahead(self, pos: int, path: Path) -> bool:
         """Whether the `{` at ``pos``, first on its line where a key of the object at ``path``
         was expected, is the next item of a session array: the object (an item being typed,
         or a value in one) was left open. Only when the text has more `{` than `}`."""
-        if not self.infer_braces or not self.item_depth(path):
-            return False
-        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
-        if self.text[line_start:pos].strip(" \t") or self.brace_debt() <= 0:
+        if not self.next_item_at(pos, path):
             return False
         self._brace_debt = self.brace_debt() - 1
         return True
@@ -1072,7 +1078,15 @@ class _Parser:
                     colon = False
                 after = self.skip(pos)
                 value: Node | None = None
-                if after >= self.n or text[after] in ",}]":
+                if not colon and key.end == self._unclosed:
+                    pos = after  # a key being typed, never closed: the next line is not its value
+                elif after < self.n and text[after] == "{" and self.next_item_at(after, path):
+                    if colon:
+                        self.issue(pos - 1, pos, f"the key {_quoted(key.value)} has no value")
+                    else:
+                        self.issue(key.end, key.end + 1, f"expected `:` after the key {_quoted(key.value)}")
+                    pos = after  # a key being typed: the next item is not its value
+                elif after >= self.n or text[after] in ",}]":
                     if after < self.n:
                         self.issue(after, after + 1, f"the key {_quoted(key.value)} has no value")
                     else:
@@ -1228,9 +1242,14 @@ class _Parser:
             return None, pos
         if path[0] == "annotations" and type(value) is dict:
             sources = value.get("sources")
-            if type(sources) is list and sources and type(sources[0]) is dict and "claim" in sources[0]:
-                # `"sources": [` typed, and the annotations after it read as its sources: valid
-                # JSON, but not what was meant. Parsed with its break (see :meth:`sources_ahead`).
+            if (
+                type(sources) is list
+                and sources
+                and any(type(s) is dict and "claim" in s for s in sources[::-1][:1] + sources[:1])
+            ):
+                # `"sources": [` typed (or `,` after a source), and the annotations after it read
+                # as its sources: valid JSON, but not what was meant (the last of them, or the
+                # first, has a claim). Parsed with its break (see :meth:`sources_ahead`).
                 return None, pos
         return JLazy(pos, end, value, path, self._duplicates_seen[0]), end
 
