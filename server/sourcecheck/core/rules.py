@@ -477,6 +477,10 @@ class _Checker:
         if changed is not None:
             self.reuse_all_but(value, changed)
             return
+        kept = self.kept_around(value)
+        if kept is not None:
+            self.reuse_around(value, *kept)
+            return
         first_finding = len(self.findings)
         counts: tuple[list[int], list[int], list[int]] = ([], [], [])
         stop = self.stop
@@ -555,6 +559,57 @@ class _Checker:
             done = index + 1
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
+
+    def kept_around(self, value: list[Any]) -> tuple[int, int] | None:
+        """After annotations were added or removed (pasted, deleted, typed, moved), the
+        documents unchanged: how many items at the start and at the end of the array are the
+        very ones of the previous check. None when that is not the case."""
+        previous = self.previous.array
+        if previous is None or len(previous) == len(value) or not self.documents_unchanged:
+            return None
+        both = min(len(previous), len(value))
+        head = list(map(operator.is_not, previous[:both], value[:both]))  # in C
+        first = head.index(True) if True in head else both
+        tail = list(map(operator.is_not, previous[::-1][: both - first], value[::-1][: both - first]))
+        return first, tail.index(True) if True in tail else both - first
+
+    def reuse_around(self, value: list[Any], first: int, last: int) -> None:
+        """Take the results of the ``first`` and ``last`` items of the array from the
+        previous check (those at the start spliced in C; those at the end placed at their new
+        indexes), checking the items between them."""
+        previous = self.previous
+        assert previous.array is not None
+        before = len(previous.array)
+        self.memo.annotations = memo = dict(previous.annotations)
+        self.memo.array = value
+        for item in previous.array[first : before - last]:  # their memory goes with them
+            memo.pop(id(item), None)
+        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
+        first_finding = len(findings)
+        offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
+        annotations.extend(previous.results[0][: offsets[0][first]])
+        refs.extend(previous.results[1][: offsets[1][first]])
+        findings.extend(previous.results[2][: offsets[2][first]])
+        counts = tuple(kind[:first] for kind in previous.counts)
+        for index in range(first, len(value) - last):
+            for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
+                kind.append(count)
+        for index in range(len(value) - last, len(value)):
+            item = value[index]
+            cached = memo.get(id(item))
+            if cached is None or cached.value is not item:  # not an object: checked again (a finding or two)
+                for kind, count in zip(counts, self.counted_annotation(item, index), strict=True):
+                    kind.append(count)
+                continue
+            placed = memo[id(item)] = self.placed(cached, ("annotations", index))
+            annotations.append(placed.annotation)
+            refs.extend(placed.refs)
+            findings.extend(placed.findings)
+            counts[0].append(1)
+            counts[1].append(len(placed.refs))
+            counts[2].append(len(placed.findings))
+        self.memo.results = (annotations, refs, findings[first_finding:])
+        self.memo.counts = (counts[0], counts[1], counts[2])
 
     def annotation(self, value: Any, path: Path) -> None:
         cached = self.previous.annotations.get(id(value))
