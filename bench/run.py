@@ -254,9 +254,10 @@ def long_check_timings(server: Server, text: str, uri: str, version: int, other:
     small_spot = position(small, ref_offsets(small, 1)[0])
     server.request("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": small_spot})
     at = position(text, ref_offsets(text, 1)[0])
-    # A letter typed between two annotations: outside every array item, and not JSON, so
-    # the whole file is parsed and checked again (whitespace there, or any edit inside an
-    # item, even one that breaks it, is not).
+    # A letter typed between two annotations: outside every array item, and not JSON. Until
+    # the structural edits were made incremental this was a full check of the whole file;
+    # now it is an edit of the region between two annotations (the rows' names are kept,
+    # to compare with earlier figures; see the README).
     between = after_first_annotation(text)
     letter = {"range": {"start": position(text, between), "end": position(text, between)}, "text": "x"}
     other_hovers, burst_hovers = [], []
