@@ -3,14 +3,15 @@
 An editor sends one small edit per keystroke; a big session is re-analysed from the
 previous version's analysis, keeping what the edit cannot have changed:
 
-- the tree: an edit inside one item of ``documents`` / ``annotations`` re-parses that item
-  alone and moves the nodes after it (:func:`reparse`); whitespace typed between values
-  moves them (:func:`respaced`). The previous tree is *handed over*, never shared: it is
-  moved out and raises if read (an analysis is immutable, and the previous version's must
-  not report text it never had);
-- the plain JSON value: copied along the edited path only (:func:`with_item`);
+- the tree: an edit between the brackets of ``documents`` / ``annotations`` re-parses the
+  region between the nearest untouched items and moves the items after it (:func:`reparse`);
+  whitespace typed between other values moves them (:func:`respaced`). The previous tree
+  is *handed over*, never shared: it is moved out and raises if read (an analysis is
+  immutable, and the previous version's must not report text it never had);
+- the plain JSON value: spliced along the edited array's path only (:func:`with_splice`);
 - the check: annotations whose values are the very same objects, citing documents that did
-  not change, are not checked again (the memo types below, used by ``rules.py``);
+  not change, are not checked again, wherever they moved (the memo types below, used by
+  ``rules.py``);
 - what an edge built for the previous version (a diagnostic's line and column) while the
   edit cannot have moved it (:class:`Derivation`, :class:`Placement`).
 
@@ -97,14 +98,14 @@ def _reparse_items(
     begin = items[first - 1].end if first > 0 else array.start + 1  # where the region starts
     # What is broken must be broken in the region: then parsing it again tells all.
     # (up to the first item decoded in one go after it, where a missing comma is reported)
-    limit = next((item.start for item in items[after:] if type(item) is JLazy), array.end)
+    limit = next((items[i].start for i in range(after, len(items)) if type(items[i]) is JLazy), array.end)
     if any(
         not (begin <= issue.start and (issue.end <= limit or issue.start == limit and issue.end == limit + 1))
         for issue in old.issues
     ):
         return None
     close = array.end - 1 + delta  # the array's `]` in the new text
-    stop_from = items[after].start + delta if after < len(items) else close
+    stop_from = limit + delta if limit < array.end else close  # the first item kept as it was
     root = old.root
     assert isinstance(root, JObject)
     ended_inside = root.truncated  # the file ended inside the array: parsed to the end
