@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from .positions import LineTable
 from .syntax import (
-    _ONE_LINE_STRING,
     ELEMENT_ARRAYS,
     MAX_ISSUES,
     JArray,
@@ -42,6 +41,7 @@ from .syntax import (
     Tree,
     _after_ws,
     _Parser,
+    brace_debt,
     move,
     node_end,
     node_start,
@@ -118,11 +118,11 @@ def _reparse_items(
             break
         if type(items[index]) is JLazy:
             stops.append(at)
-    parser = _Parser(window, ELEMENT_ARRAYS)
     if window_end == len(text):  # before the region, the open braces of the objects around the array
-        parser._brace_debt = len(array_path) + _debt(window)
+        debt = len(array_path) + brace_debt(window)
     else:
-        parser._brace_debt = _brace_debt(window, stop_from - begin)
+        debt = _region_brace_debt(window, stop_from - begin)
+    parser = _Parser(window, ELEMENT_ARRAYS, known_brace_debt=debt)
     region, stopped = parser.array_items(array.start - begin, 0, array_path, len(array_path), first, frozenset(stops))
     if parser.duplicates or len(parser.issues) >= MAX_ISSUES:
         return None
@@ -180,7 +180,7 @@ def _reparse_items(
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def _brace_debt(window: str, stop: int) -> int:
+def _region_brace_debt(window: str, stop: int) -> int:
     """The brace debt of the whole text (see ``_Parser.brace_debt``), from a window that
     starts where the region does and holds the first untouched item's line from ``stop``.
 
@@ -193,12 +193,7 @@ def _brace_debt(window: str, stop: int) -> int:
         found = window.find(brk, stop)
         if 0 <= found < line_end:
             line_end = found
-    return _debt(window[:line_end]) - _debt(window[stop:line_end])
-
-
-def _debt(text: str) -> int:
-    stripped = _ONE_LINE_STRING.sub("", text)
-    return stripped.count("{") - stripped.count("}")
+    return brace_debt(window[:line_end]) - brace_debt(window[stop:line_end])
 
 
 def respaced(old: Tree, text: str | Text, start: int, end: int, inserted: int) -> Tree | None:

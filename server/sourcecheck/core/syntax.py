@@ -443,6 +443,12 @@ def parse(text: str, stop: Stop | None = None) -> Tree:
     return Tree(text, root, parser.issues, parser.duplicates)
 
 
+def brace_debt(text: str) -> int:
+    """How many more `{` than `}` ``text`` holds outside its (one-line) strings."""
+    stripped = _ONE_LINE_STRING.sub("", text)
+    return stripped.count("{") - stripped.count("}")
+
+
 def move(node: Node | None, by: int) -> None:
     """Add ``by`` to the offsets of ``node`` and of everything in it."""
     if node is None or not by:
@@ -570,6 +576,7 @@ class _Parser:
         element_arrays: frozenset[Path] | tuple[()],
         stop: Stop | None = None,
         infer_braces: bool = True,
+        known_brace_debt: int | None = None,
     ) -> None:
         self.text = text
         self.stop = stop
@@ -581,7 +588,7 @@ class _Parser:
         # A missing `}` is inferred (a key of the enclosing object met inside a boundary) only
         # when the text has more `{` than `}`; a text known to be valid is never second-guessed.
         self.infer_braces = infer_braces
-        self._brace_debt: int | None = None
+        self._brace_debt = known_brace_debt  # of the whole text, when ``text`` is only a part of it
         self._ranges: set[tuple[int, int]] = set()
         self._unclosed = -1  # the end of the last string that was never closed (it ends at its line)
         # An array item left open before the next one (see :meth:`item_ahead`): where it
@@ -643,11 +650,15 @@ class _Parser:
         return word.end() if word else pos + 1
 
     def brace_debt(self) -> int:
-        """How many more `{` than `}` the text holds outside its strings."""
+        """How many more `{` than `}` the text holds outside its strings (see :func:`brace_debt`)."""
         if self._brace_debt is None:
-            stripped = _ONE_LINE_STRING.sub("", self.text)
-            self._brace_debt = stripped.count("{") - stripped.count("}")
+            self._brace_debt = brace_debt(self.text)
         return self._brace_debt
+
+    def first_on_line(self, pos: int) -> bool:
+        """Whether only spaces and tabs come before ``pos`` on its line."""
+        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
+        return not self.text[line_start:pos].strip(" \t")
 
     # -- grammar
 
@@ -800,8 +811,7 @@ class _Parser:
                 continue
             if self.fits_close(quote, key):
                 return quote
-            line_start = max(text.rfind("\n", 0, quote), text.rfind("\r", 0, quote)) + 1
-            if not text[line_start:quote].strip(" \t"):
+            if self.first_on_line(quote):
                 return -1  # a line that starts with a string: the JSON goes on there
             # Otherwise a quote in the text (`said "hi" to`): the string goes on.
         return -1
@@ -959,8 +969,7 @@ class _Parser:
         :meth:`item_ahead`, which says so once the object meets it)."""
         if not self.infer_braces or not self.item_depth(path):
             return False
-        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
-        return not self.text[line_start:pos].strip(" \t") and self.brace_debt() > 0
+        return self.first_on_line(pos) and self.brace_debt() > 0
 
     def item_ahead(self, pos: int, path: Path) -> bool:
         """Whether the `{` at ``pos``, first on its line where a key of the object at ``path``
@@ -976,8 +985,7 @@ class _Parser:
         the next annotation (its first key is `claim` or `sources`): ``sources`` was left open."""
         if not self.infer_braces or len(path) != 3 or path[2] != "sources" or self.item_depth(path) != 2:
             return False
-        line_start = max(self.text.rfind("\n", 0, pos), self.text.rfind("\r", 0, pos)) + 1
-        return not self.text[line_start:pos].strip(" \t") and _ANNOTATION_AHEAD.match(self.text, pos) is not None
+        return self.first_on_line(pos) and _ANNOTATION_AHEAD.match(self.text, pos) is not None
 
     def left_open(self, start: int, members: list[Member], path: Path) -> JObject:
         """The object at ``path`` that the next item's `{` found open, closed after its last
@@ -1245,7 +1253,7 @@ class _Parser:
             if (
                 type(sources) is list
                 and sources
-                and any(type(s) is dict and "claim" in s for s in sources[::-1][:1] + sources[:1])
+                and any(type(s) is dict and "claim" in s for s in (sources[0], sources[-1]))
             ):
                 # `"sources": [` typed (or `,` after a source), and the annotations after it read
                 # as its sources: valid JSON, but not what was meant (the last of them, or the
