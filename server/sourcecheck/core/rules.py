@@ -14,7 +14,7 @@ import operator
 import re
 import weakref
 from collections.abc import Callable, Iterable
-from itertools import accumulate
+from itertools import accumulate, compress
 from typing import Any
 
 from .display import visible
@@ -516,7 +516,7 @@ class _Checker:
         if previous.array is None or len(previous.array) != len(value):
             return None
         differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
-        edited = [index for index in range(len(differs)) if differs[index]] if differs.count(True) else []
+        edited = list(compress(range(len(differs)), differs))  # in C
         if documents_unchanged:
             return edited
         before, now = previous.winners, self.memo.winners
@@ -542,14 +542,11 @@ class _Checker:
         annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
         counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
-        # Where each item's results start in the previous results, of each kind.
-        offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
+        offsets = self.result_offsets()
         done = 0  # items before this one are taken care of
         assert previous.array is not None
         for index in [*changed, len(value)]:
-            annotations.extend(previous.results[0][offsets[0][done] : offsets[0][index]])
-            refs.extend(previous.results[1][offsets[1][done] : offsets[1][index]])
-            findings.extend(previous.results[2][offsets[2][done] : offsets[2][index]])
+            self.take_previous(offsets, done, index)
             if index == len(value):
                 break
             if previous.array[index] is not value[index]:  # its memory goes with it
@@ -559,6 +556,17 @@ class _Checker:
             done = index + 1
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
+
+    def result_offsets(self) -> list[list[int]]:
+        """Where each item's results start in the previous results, of each kind."""
+        return [list(accumulate(kind, initial=0)) for kind in self.previous.counts]
+
+    def take_previous(self, offsets: list[list[int]], start: int, stop: int) -> None:
+        """The previous results of items ``[start, stop)`` (unchanged, at their places), spliced in."""
+        results = self.previous.results
+        self.session.annotations.extend(results[0][offsets[0][start] : offsets[0][stop]])
+        self.session.refs.extend(results[1][offsets[1][start] : offsets[1][stop]])
+        self.findings.extend(results[2][offsets[2][start] : offsets[2][stop]])
 
     def kept_around(self, value: list[Any]) -> tuple[int, int] | None:
         """After annotations were added or removed (pasted, deleted, typed, moved), the
@@ -586,10 +594,7 @@ class _Checker:
             memo.pop(id(item), None)
         annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
-        offsets = [list(accumulate(kind, initial=0)) for kind in previous.counts]
-        annotations.extend(previous.results[0][: offsets[0][first]])
-        refs.extend(previous.results[1][: offsets[1][first]])
-        findings.extend(previous.results[2][: offsets[2][first]])
+        self.take_previous(self.result_offsets(), 0, first)
         counts = tuple(kind[:first] for kind in previous.counts)
         for index in range(first, len(value) - last):
             for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
