@@ -3,9 +3,12 @@ incrementally, not in full): the one edit must make exactly the text the edits m
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lsprotocol import types
 
+from bench.sessiongen import generate
+from sourcecheck.core.positions import Encoding
 from sourcecheck.core.text import Text
-from sourcecheck.lsp.sync import merged
+from sourcecheck.lsp.sync import DocumentStore, merged
 
 
 @st.composite
@@ -36,12 +39,6 @@ def test_edits_merged_one_by_one_make_the_text_the_edits_make(data, text, count)
 def test_several_changes_before_an_analysis_are_checked_incrementally():
     """Fast typing (or a client sending several changes in one didChange) is replayed on the
     previous analysis as one edit: the analysis says which one it was derived from."""
-    from lsprotocol import types
-
-    from bench.sessiongen import generate
-    from sourcecheck.core.positions import Encoding
-    from sourcecheck.lsp.sync import DocumentStore
-
     text = generate(3, documents=2, lines=8, annotations=10, broken=0.3).text(indent=2)
     store = DocumentStore()
     document = store.open(types.TextDocumentItem("file:///s.sourcecheck.json", "json", 1, text))

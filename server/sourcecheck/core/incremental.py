@@ -328,9 +328,6 @@ class Placement:
             if self.line_delta is None and line_count >= 0:
                 self.line_delta = lines.line_count - line_count
 
-    def unmoved(self, was: tuple[int, int], now: tuple[int, int]) -> bool:
-        return self.lines_moved(was, now) == 0
-
     def lines_moved(self, was: tuple[int, int], now: tuple[int, int]) -> int | None:
         """How many lines the extent ``was`` moved to be ``now``, its columns kept; None when
         its line or columns may have changed otherwise."""
