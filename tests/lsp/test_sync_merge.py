@@ -6,9 +6,10 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from bench.sessiongen import generate
+from sourcecheck.core.incremental import merged
 from sourcecheck.core.positions import Encoding
 from sourcecheck.core.text import Text
-from sourcecheck.lsp.sync import DocumentStore, merged
+from sourcecheck.lsp.sync import DocumentStore
 
 
 @st.composite

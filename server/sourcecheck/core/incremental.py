@@ -56,6 +56,22 @@ Edit = tuple[int, int, str]
 """An edit of a text: the replaced range ``[start, end)`` and the inserted text."""
 
 
+def merged(first: Edit, then: Edit, text: str | Text) -> Edit:
+    """One edit doing what ``first`` and then ``then`` did, to reach ``text``: from the
+    earlier of their starts to the later of their ends, replaced by that span of ``text``
+    (what lies between two distant edits is replaced by itself)."""
+    start, end, inserted = first
+    first_end = start + len(inserted)  # the end of ``first``'s text, in the text between the two
+    then_start, then_end, then_inserted = then
+    # The span of both in the text between; its end is after ``first``'s text, so shifted
+    # by what ``first`` added in the text before both, and by what ``then`` added in ``text``.
+    span_end = max(first_end, then_end)
+    before_end = span_end - (first_end - end)
+    after_end = span_end + len(then_inserted) - (then_end - then_start)
+    begin = min(start, then_start)
+    return begin, before_end, text[begin:after_end]
+
+
 # --- the tree ------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from lsprotocol import types
 
 from ..core.analysis import Analysis, looks_like_session
-from ..core.incremental import Edit
+from ..core.incremental import merged
 from ..core.positions import Encoding, LineTable, Position
 from ..core.text import Text
 from .app import VIEW_SCHEME, DocumentMemo
@@ -166,22 +166,6 @@ class OpenDocument:
             self._lines = None
             self._pending = None
         self._analysis = None
-
-
-def merged(first: Edit, then: Edit, text: Text) -> Edit:
-    """One edit doing what ``first`` and then ``then`` did, to reach ``text``: from the
-    earlier of their starts to the later of their ends, replaced by that span of ``text``
-    (what lies between two distant edits is replaced by itself)."""
-    start, end, inserted = first
-    first_end = start + len(inserted)  # the end of ``first``'s text, in the text between the two
-    then_start, then_end, then_inserted = then
-    # The span of both in the text between; its end is after ``first``'s text, so shifted
-    # by what ``first`` added in the text before both, and by what ``then`` added in ``text``.
-    span_end = max(first_end, then_end)
-    before_end = span_end - (first_end - end)
-    after_end = span_end + len(then_inserted) - (then_end - then_start)
-    begin = min(start, then_start)
-    return begin, before_end, text[begin:after_end]
 
 
 def build(source: Text, lines: LineTable | None, stop: threading.Event | None) -> Analysis:
