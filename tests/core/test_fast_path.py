@@ -369,13 +369,16 @@ def test_the_fast_path_accepts_the_plain_common_case(case):
 def sessions(draw):
     """A session's value: documents and one to three annotations of generated refs."""
     docs = draw(documents)
-    annotations = [
-        {
-            "claim": draw(ref_value(docs, False)),
-            "sources": draw(st.lists(ref_value(docs, True), min_size=0, max_size=3)),
-        }
-        for _ in range(draw(st.integers(1, 3)))
-    ]
+    annotations = []
+    for _ in range(draw(st.integers(1, 3))):
+        sources = draw(st.lists(ref_value(docs, True), min_size=0, max_size=3))
+        if sources and draw(st.booleans()):
+            repeated = draw(st.sampled_from(sources))
+            sources.append(dict(repeated) if isinstance(repeated, dict) else repeated)  # duplicate-source
+        annotation = {"claim": draw(ref_value(docs, False)), "sources": sources}
+        if draw(st.booleans()):
+            annotation = {"sources": sources, "claim": annotation["claim"]}  # refs follow the keys' order
+        annotations.append(annotation)
     return {"documents": docs, "annotations": annotations}
 
 
@@ -392,13 +395,47 @@ HAND_WRITTEN = {
 }
 
 
+CLEAN = {  # each annotation without a finding, but for a source citing the claim's document, or repeated
+    "documents": AAA,
+    "annotations": [
+        {
+            "sources": [AT_THE_BOUND[1]],
+            "claim": {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}},
+        },
+        {
+            "claim": {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}},
+            "sources": [AT_THE_BOUND[1], AT_THE_BOUND[1]],
+        },
+        {
+            "claim": {"path": "d", "start": {"line": 1, "str": "b"}, "end": {"line": 1, "str": "b"}},
+            "sources": [AT_THE_BOUND[1]],
+        },
+        {
+            "claim": {"path": "e", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}},
+            "sources": [AT_THE_BOUND[1]],
+        },
+    ],
+}
+
+
 @given(sessions())
 @example(HAND_WRITTEN)
-@settings(max_examples=200, deadline=None)
+@example(CLEAN)
+@settings(max_examples=300, deadline=None)
 def test_a_whole_check_gives_the_same_findings_and_refs_with_or_without_the_fast_path(root):
-    session, findings, _ = check(root)
+    """Without `valid_ref`, neither fast path is taken (`clean_annotation`, for a whole
+    annotation without findings, is built on it): both give what the careful path gives,
+    down to what the next check is handed."""
+    session, findings, memo = check(root)
     with mock.patch.object(_Checker, "valid_ref", return_value=None):
-        careful_session, careful_findings, _ = check(root)
+        careful_session, careful_findings, careful_memo = check(root)
+    for key, careful_entry in careful_memo.annotations.items():
+        entry = memo.annotations[key]
+        assert entry.value is careful_entry.value and entry.depends == careful_entry.depends
+        assert [fields(r) for r in entry.refs] == [fields(r) for r in careful_entry.refs]
+        assert [finding_fields(f) for f in entry.findings] == [finding_fields(f) for f in careful_entry.findings]
+        assert entry.ref_findings.keys() == careful_entry.ref_findings.keys()
+    assert memo.annotations.keys() == careful_memo.annotations.keys()
     assert [finding_fields(f) for f in findings] == [finding_fields(f) for f in careful_findings]
     assert [fields(r) for r in session.refs] == [fields(r) for r in careful_session.refs]
     # Each annotation holds its own refs, in order (claim, then sources), linked back to it.
@@ -424,3 +461,23 @@ def test_a_confidence_integer_too_large_for_a_float_is_bad_confidence_on_both_pa
     assert fast is None
     careful, findings, _keep_careful = careful_path(docs, value, True)
     assert [(f.code, f.path) for f in findings] == [("bad-confidence", ("annotations", 0, "sources", 1, "confidence"))]
+
+
+def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
+    """Of CLEAN, the first and last annotations have no finding (the fast path takes them
+    whole); the second repeats a source and the third cites its claim's document."""
+    taken = []
+    original = _Checker.clean_annotation
+
+    def spy(self, value, path):
+        taken.append(original(self, value, path))
+        return taken[-1]
+
+    with mock.patch.object(_Checker, "clean_annotation", spy):
+        session, findings, _ = check(CLEAN)
+    assert taken == [True, False, False, True]
+    assert [(f.code, f.path[:2]) for f in findings] == [
+        ("duplicate-source", ("annotations", 1)),
+        ("self-citation", ("annotations", 2)),
+    ]
+    assert [r.json_path for r in session.refs[:2]] == [("annotations", 0, "sources", 0), ("annotations", 0, "claim")]

@@ -72,3 +72,33 @@ def test_line_starts_found_a_stretch_at_a_time_never_split_a_crlf(text, stretch)
     with patch.object(positions, "LINE_SCAN", stretch):
         assert LineTable(text).starts[:] == [0, *(m.end() for m in re.finditer("\r\n|\r|\n", text))]
         assert positions.line_starts(text) == [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("ab \n\t\u2028é中🚀\U0001f600\x85")), max_size=80),
+    st.lists(st.integers(-3, 90), max_size=25),
+    st.sampled_from(list(Encoding)),
+    st.integers(1, 8),
+)
+def test_positions_counted_before_the_line_starts_are_found_are_the_same(text, offsets, encoding, checkpoint):
+    """A table of a text without \\r counts its first positions from the offsets asked
+    before, in any order (a diagnostic, then a place inside a long line before it), until
+    something needs every line's start: each answer is the one the complete table gives."""
+    with patch.object(positions, "CHECKPOINT", checkpoint):  # long lines (columns kept in marks)
+        counted, complete = LineTable(text), LineTable(text)
+        complete.complete()
+        assert counted._starts is None and complete._starts is not None
+        for offset in offsets:
+            assert counted.position(offset, encoding) == complete.position(offset, encoding)
+            assert counted.line_of(min(max(offset, 0), len(text))) == complete.line_of(min(max(offset, 0), len(text)))
+        assert counted.line_count == complete.line_count
+        assert counted._starts is None, "no answer above needed the line starts"
+        position = Position(len(offsets) % 3, len(offsets))
+        assert counted.offset(position, encoding) == complete.offset(position, encoding)
+        assert counted.starts[:] == complete.starts[:]
+
+
+def test_a_text_with_a_carriage_return_finds_its_line_starts_at_once():
+    """\\r\\n and a lone \\r break lines too: such a text is never counted (see LineTable)."""
+    table = LineTable("a\r\nb\rc")
+    assert table._starts is not None and table.position(6) == Position(2, 1)

@@ -9,6 +9,7 @@ which ``str.splitlines`` would also break at).
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -94,6 +95,9 @@ LINE_SCAN = 1 << 18
 CHECKPOINT = 2048
 """On lines longer than this, column counts are kept every so many characters."""
 
+MAX_PROBES = 20_000
+"""Offsets kept for counting positions before a table's line starts are found (see LineTable)."""
+
 
 class LineStarts(Sequence[int]):
     """Where each line starts, kept in blocks of about :attr:`SIZE` lines.
@@ -169,19 +173,58 @@ class LineStarts(Sequence[int]):
 
 
 class LineTable:
-    """Where each line of a text starts, with LSP's idea of a line break."""
+    """Where each line of a text starts, with LSP's idea of a line break.
 
-    __slots__ = ("text", "starts", "_checkpoints")
+    Finding every line's start in a 12 MB session takes some 40 ms (400,000 lines), and the
+    first diagnostics after opening it need the positions of only a thousand offsets. So
+    in a text without ``\r``, the starts are found when something first needs them all
+    (an edit, an editor position to read, or :meth:`complete`, which the server calls once
+    the first diagnostics are out); until then a position is counted in C, from the
+    nearest offset asked before (:meth:`_counted`). Both give the same answers."""
+
+    __slots__ = ("text", "_starts", "_checkpoints", "_probes", "_lock", "_line_count")
 
     def __init__(self, text: str | Text, starts: LineStarts | None = None) -> None:
         self.text = text
-        # Per long line: UTF-16 and UTF-8 units before every CHECKPOINT-th character.
-        self._checkpoints: dict[int, tuple[list[int], list[int]]] = {}
-        if starts is not None:
-            self.starts = starts
-        else:
+        # Per long line and encoding: the units before every CHECKPOINT-th character.
+        self._checkpoints: dict[tuple[int, Encoding], list[int]] = {}
+        self._starts = starts
+        # The offsets positions were counted for, in order, with their lines and the
+        # starts of those lines (used only while the starts are not found).
+        self._probes: tuple[list[int], list[int], list[int]] = ([0], [0], [0])
+        self._lock = threading.Lock()
+        self._line_count = -1
+        if starts is None and not (isinstance(text, str) and "\r" not in text):
             whole = str(text)  # a piece table is made whole once, to be scanned in C
-            self.starts = LineStarts(line_starts(whole, _LINE_BREAK if "\r" in whole else _NEWLINE))
+            self._starts = LineStarts(line_starts(whole, _LINE_BREAK if "\r" in whole else _NEWLINE))
+
+    @property
+    def starts(self) -> LineStarts:
+        starts = self._starts
+        if starts is None:  # a str without \r (see __init__)
+            starts = self._starts = LineStarts(line_starts(str(self.text)))
+        return starts
+
+    def complete(self) -> None:
+        """Find every line's start now, if not done yet."""
+        self.starts  # noqa: B018 (the property finds them)
+
+    def _counted(self, offset: int) -> tuple[int, int]:
+        """The line holding ``offset`` (clamped to the text) and the offset where it starts,
+        counted from the nearest offset counted before, while the starts are not found."""
+        text = str(self.text)
+        offsets, lines, line_starts = self._probes
+        with self._lock:  # the table is shared by the threads
+            at = bisect_right(offsets, offset) - 1
+            base = offsets[at]
+            breaks = text.count("\n", base, offset)
+            line = lines[at] + breaks
+            start = text.rfind("\n", base, offset) + 1 if breaks else line_starts[at]
+            if base != offset and len(offsets) < MAX_PROBES:
+                offsets.insert(at + 1, offset)
+                lines.insert(at + 1, line)
+                line_starts.insert(at + 1, start)
+        return line, start
 
     def patched(self, text: str | Text, start: int, end: int, inserted: str) -> LineTable:
         """The table of ``text``, which is this table's text with ``[start, end)`` replaced."""
@@ -194,37 +237,44 @@ class LineTable:
         table = LineTable(text, self.starts.replaced(first, last, inside, delta))
         # Column counts stay true on the long lines that end before the edit.
         table._checkpoints = {
-            at: marks for at, marks in self._checkpoints.items() if self.line_end(self.line_of(at)) < start
+            key: marks for key, marks in self._checkpoints.items() if self.line_end(self.line_of(key[0])) < start
         }
         return table
 
-    def _marks(self, line_start: int) -> tuple[list[int], list[int]]:
-        """UTF-16 and UTF-8 units before every CHECKPOINT-th character of a long line."""
-        marks = self._checkpoints.get(line_start)
+    def _marks(self, line_start: int, encoding: Encoding) -> list[int]:
+        """``encoding``'s units before every CHECKPOINT-th character of a long line."""
+        marks = self._checkpoints.get((line_start, encoding))
         if marks is None:
-            line_end = self.line_end(self.line_of(line_start))
-            utf16, utf8 = [0], [0]
+            if self._starts is None:  # no \r in the text (see __init__)
+                end = str(self.text).find("\n", line_start)
+                line_end = len(self.text) if end < 0 else end
+            else:
+                line_end = self.line_end(self.line_of(line_start))
+            marks = [0]
             for at in range(line_start, line_end - CHECKPOINT + 1, CHECKPOINT):
-                piece = self.text[at : at + CHECKPOINT]
-                utf16.append(utf16[-1] + units(piece, Encoding.UTF16))
-                utf8.append(utf8[-1] + units(piece, Encoding.UTF8))
-            marks = self._checkpoints[line_start] = (utf16, utf8)
+                marks.append(marks[-1] + units(self.text[at : at + CHECKPOINT], encoding))
+            self._checkpoints[line_start, encoding] = marks
         return marks
 
     def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
         if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
             return units(self.text[line_start:offset], encoding)
-        marks = self._marks(line_start)
-        index = min((offset - line_start) // CHECKPOINT, len(marks[0]) - 1)
-        base = marks[0][index] if encoding is Encoding.UTF16 else marks[1][index]
-        return base + units(self.text[line_start + index * CHECKPOINT : offset], encoding)
+        marks = self._marks(line_start, encoding)
+        index = min((offset - line_start) // CHECKPOINT, len(marks) - 1)
+        return marks[index] + units(self.text[line_start + index * CHECKPOINT : offset], encoding)
 
     @property
     def line_count(self) -> int:
-        return len(self.starts)
+        if self._starts is None:
+            if self._line_count < 0:
+                self._line_count = str(self.text).count("\n") + 1
+            return self._line_count
+        return len(self._starts)
 
     def line_of(self, offset: int) -> int:
-        return self.starts.line_of(offset)
+        if self._starts is None:
+            return self._counted(max(0, min(offset, len(self.text))))[0]
+        return self._starts.line_of(offset)
 
     def line_end(self, line: int) -> int:
         """The offset just past the line's text, before its line break."""
@@ -240,8 +290,12 @@ class LineTable:
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> Position:
         offset = max(0, min(offset, len(self.text)))
-        line = self.line_of(offset)
-        return Position(line, self._units_from_line_start(self.starts[line], offset, encoding))
+        if self._starts is None:
+            line, line_start = self._counted(offset)
+        else:
+            line = self._starts.line_of(offset)
+            line_start = self._starts[line]
+        return Position(line, self._units_from_line_start(line_start, offset, encoding))
 
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
         return Span(self.position(start, encoding), self.position(end, encoding))
@@ -257,7 +311,7 @@ class LineTable:
         count = max(0, position.character)
         if encoding is not Encoding.UTF32 and end - start > CHECKPOINT and count > CHECKPOINT:
             # A long line (a document's content): jump to the last checkpoint before the column.
-            marks = self._marks(start)[0 if encoding is Encoding.UTF16 else 1]
+            marks = self._marks(start, encoding)
             index = bisect_right(marks, count) - 1
             start, count = start + index * CHECKPOINT, count - marks[index]
         return start + offset_in_units(self.text[start:end], count, encoding)

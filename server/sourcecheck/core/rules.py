@@ -83,6 +83,7 @@ REF_KEYS = ("path", "start", "end")
 SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
+_ANNOTATION_SET = frozenset(("claim", "sources"))
 _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
     keys: frozenset(keys)
     for keys in (
@@ -628,6 +629,8 @@ class _Checker:
                 self.memo.annotations[id(value)] = cached
                 return
             kept = self.untouched_refs(cached)
+        elif self.clean_annotation(value, path):
+            return
         first_finding, first_ref = len(self.findings), len(self.session.refs)
         ref_findings = self.check_annotation(value, path, kept)
         if isinstance(value, dict):
@@ -640,6 +643,67 @@ class _Checker:
             self.memo.annotations[id(value)] = AnnotationCheck(
                 value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings
             )
+
+    def clean_annotation(self, value: Any, path: Path) -> bool:
+        """The common case, checked quickly: an annotation of a claim and its sources and
+        nothing else, every ref valid (see :meth:`valid_ref`), no source citing the claim's
+        document, no two sources alike: it has no finding. What it records is what the
+        careful path records for it; False (nothing recorded) means "take the careful path"."""
+        if type(value) is not dict or value.keys() != _ANNOTATION_SET:
+            return False
+        sources = value["sources"]
+        if type(sources) is not list or not sources:
+            return False
+        refs = self.session.refs
+        first_ref = len(refs)
+        annotation = Annotation(path)
+        claim_path = path + ("claim",)
+        valid_ref = self.valid_ref
+        claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
+        claim = valid_ref(value["claim"], claim_path, annotation, False) if claim_first else None
+        if claim_first and claim is None:
+            return False
+        found: list[Ref] = []
+        for index, item in enumerate(sources):
+            source = valid_ref(item, path + ("sources", index), annotation, True)
+            if source is None:
+                del refs[first_ref:]
+                return False
+            found.append(source)
+        if not claim_first:
+            claim = valid_ref(value["claim"], claim_path, annotation, False)
+            if claim is None:
+                del refs[first_ref:]
+                return False
+        assert claim is not None
+        cited = claim.doc_path
+        if any(source.doc_path == cited for source in found) or (
+            len(found) > 1
+            and len(
+                {
+                    (
+                        s.doc_path,
+                        s.raw["start"]["line"],
+                        s.raw["start"]["str"],
+                        s.raw["end"]["line"],
+                        s.raw["end"]["str"],
+                    )
+                    for s in found
+                }
+            )
+            < len(found)
+        ):
+            del refs[first_ref:]  # a self-citation or a repeated source: said by the careful path
+            return False
+        annotation.claim, annotation.sources = claim, found
+        self.session.annotations.append(annotation)
+        mine = refs[first_ref:]
+        depends: dict[str | None, Any] = {}
+        for ref in mine:
+            assert ref.document is not None and ref.doc_path is not None
+            depends[ref.doc_path] = ref.document.content
+        self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {})
+        return True
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
         """What checking an unchanged annotation gave, at ``path`` (it moved when items
@@ -866,16 +930,20 @@ class _Checker:
         document = self.session.by_path.get(doc_path)
         if document is None:
             return None
-        lines = document.lines
-        if not (0 < start_line <= end_line <= len(lines)):
+        starts = (document._lines or document.lines).starts
+        count = len(starts)
+        if not (0 < start_line <= end_line <= count):
             return None
-        # Found in the content between the line's ends: no line is sliced out.
-        content, starts = document.content, lines.starts
-        line_start, line_end = starts[start_line - 1], lines.end(start_line - 1)
+        # Found in the content between the line's ends (a line ends before its break, the
+        # last one at the content's end): no line is sliced out.
+        content = document.content
+        line_start = starts[start_line - 1]
+        line_end = starts[start_line] - 1 if start_line < count else len(content)
         begin = content.find(start_str, line_start, line_end)
         if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
             return None
-        line_start, line_end = starts[end_line - 1], lines.end(end_line - 1)
+        line_start = starts[end_line - 1]
+        line_end = starts[end_line] - 1 if end_line < count else len(content)
         end_at = content.find(end_str, line_start, line_end)
         if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
             return None

@@ -52,6 +52,8 @@ READY_TIMEOUT = 5.0
 """Seconds a request waits for the analysis of a big file before it is answered empty
 (``SOURCECHECK_READY_TIMEOUT`` overrides it, for tests)."""
 IDLE_CHECK_SECONDS = 1.0
+LINES_LATER = 0.05
+"""Seconds after a full analysis is taken before its text's line table is made (see LineTable)."""
 REFRESH_DELAY = 0.3
 """Seconds without an edit of a session before its open document views are refreshed."""
 
@@ -175,6 +177,9 @@ class SourceCheckServer(LanguageServer):
             state.add_done_callback(done)
             return None
         document.adopt(source, analysis)
+        # Its first positions are counted without the line table (see LineTable): the table
+        # is made in the worker once they are out, before an edit or a request needs it.
+        asyncio.get_running_loop().call_later(LINES_LATER, self.executor.submit, analysis.lines.complete)
         return document.source is source
 
     def _late(self, document: OpenDocument, source: Text, future: Future[Analysis]) -> None:

@@ -17,7 +17,7 @@ from lsprotocol import types
 from ...core.analysis import Analysis
 from ...core.display import shorten, visible
 from ...core.incremental import Placement
-from ...core.positions import Encoding, Span
+from ...core.positions import Encoding, LineTable, Span
 from ...core.session import Finding, Severity
 from ...core.syntax import StringMap
 from ..app import View
@@ -55,7 +55,7 @@ class WireCache:
 
     analysis: int  # the analysis's serial number
     encoding: Encoding
-    line_count: int  # of the text the diagnostics were built for
+    lines: LineTable  # of the text the diagnostics were built for (asked its line count after an edit)
     sent: dict[int, Sent] = field(default_factory=dict)
 
 
@@ -149,12 +149,12 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         kept = old.sent
     else:
         kept = {}
-    cache = WireCache(analysis.serial, view.encoding, analysis.lines.line_count)
+    cache = WireCache(analysis.serial, view.encoding, analysis.lines)
     placed = Placement(
         analysis.derived,
         analysis.lines,
         old is not None and old.analysis == analysis.serial,
-        old.line_count if old is not None else -1,
+        old.lines.line_count if old is not None else -1,
     )
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         extent = analysis.extent(finding)
