@@ -224,7 +224,7 @@ class Tree:
             return node
         if node.expanded is None:
             text, at = self.item_text(node)
-            parser = _Parser(text, (), infer_braces=False)  # the item is valid JSON
+            parser = _Parser(text, (), valid=True)
             expanded, _ = parser.value(at, node.path, len(node.path))
             move(expanded, node.start - at)
             node.expanded = expanded or JLiteral(node.start, node.end, None)
@@ -575,9 +575,11 @@ class _Parser:
         text: str,
         element_arrays: frozenset[Path] | tuple[()],
         stop: Stop | None = None,
-        infer_braces: bool = True,
+        valid: bool = False,
         known_brace_debt: int | None = None,
     ) -> None:
+        """``valid``: the value to parse is known to be valid JSON (an item the decoder read
+        whole): strings are read in C, and nothing is inferred."""
         self.text = text
         self.stop = stop
         self.n = len(text)
@@ -587,7 +589,8 @@ class _Parser:
         self.reported_eof = False
         # A missing `}` is inferred (a key of the enclosing object met inside a boundary) only
         # when the text has more `{` than `}`; a text known to be valid is never second-guessed.
-        self.infer_braces = infer_braces
+        self.valid = valid
+        self.infer_braces = not valid
         self._brace_debt = known_brace_debt  # of the whole text, when ``text`` is only a part of it
         self._ranges: set[tuple[int, int]] = set()
         self._unclosed = -1  # the end of the last string that was never closed (it ends at its line)
@@ -743,6 +746,9 @@ class _Parser:
 
     def string(self, pos: int, key: bool = False) -> tuple[JString, int]:
         text = self.text
+        if self.valid:  # the decoder read it already: a document's content is a megabyte at times
+            value, end = scanstring(text, pos + 1)
+            return JString(pos, end, value), end
         match = _STRING.match(text, pos)
         if match:
             end = match.end()
