@@ -1272,7 +1272,8 @@ _SKIPPER = json.JSONDecoder()
 
 
 def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
-    """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent)."""
+    """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent),
+    which has no duplicate key: the first member with a key is the only one."""
     for part in path:
         opener = text[pos]
         pos += 1
@@ -1286,7 +1287,8 @@ def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
                 pos = _after_ws(text, pos) + 1
                 pos = _after_ws(text, pos)
                 if key == part:
-                    found = pos  # keep going: the last member with this key wins
+                    found = pos
+                    break
                 _, pos = _SKIPPER.raw_decode(text, pos)
                 pos = _after_ws(text, pos)
                 if text[pos] == ",":
