@@ -52,6 +52,11 @@ ContentMap = tuple[JString | None, tuple[int, int] | None, StringMap | None]
 """A content string's node, its extent when mapped, and its escape map."""
 
 
+def _by_start(pair: tuple[tuple[int, int], Finding]) -> int:
+    """The sort key of a finding by where it starts."""
+    return pair[0][0]
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """What sits at an offset: the innermost value (or key) and its JSON path."""
@@ -137,12 +142,20 @@ class Analysis:
         self._origins: dict[int, Finding] = self.memo.origins if self.memo is not None else {}
         if self.derived is not None:
             assert previous is not None
-            for finding in rule_findings:  # a reused finding moves with the text after the edit
-                old = previous._extents.get(id(self.origin(finding)))
-                moved = self.derived.moved(old) if old is not None else None
-                if moved is not None:
-                    self._extents[id(finding)] = moved
-        placed = sorted(((self.extent(f), f) for f in findings), key=lambda pair: pair[0][0])
+            # A reused finding moves with the text after the edit (Derivation.moved, written
+            # out: a thousand findings go through this loop on every keystroke).
+            origins, old_extents, extents = self._origins, previous._extents, self._extents
+            start, end, delta = self.derived.start, self.derived.end, self.derived.delta
+            for finding in rule_findings:
+                old = old_extents.get(id(origins.get(id(finding), finding)))
+                if old is None:
+                    continue
+                if old[1] <= start:
+                    extents[id(finding)] = old
+                elif old[0] >= end:
+                    extents[id(finding)] = (old[0] + delta, old[1] + delta)
+        placed = [(self.extent(f), f) for f in findings]
+        placed.sort(key=_by_start)
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
 

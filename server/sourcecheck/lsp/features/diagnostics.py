@@ -167,7 +167,9 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
             else None
         )
         if previous is not None and moved == 0:
-            sent = Sent(finding, extent, content, previous.wire, previous.encoded)
+            if previous.finding is not finding or previous.extent != extent:
+                previous = Sent(finding, extent, content, previous.wire, previous.encoded)
+            sent = previous  # the very diagnostic sent before: nothing about it changed
         elif previous is not None and moved is not None and "relatedInformation" not in previous.wire:
             sent = _shifted(previous, finding, extent, moved)  # whole lines moved
         else:
