@@ -175,16 +175,19 @@ def _reparse_items(
         array.end = begin + stopped
         root.end, root.truncated = ends
     kept = items[keep_from:]
-    renumbered = first + len(new_items) - keep_from
-    for index, item in enumerate(kept, first + len(new_items)):
+    # The items after the region move (10,000 of them at times: the loop does the least it can).
+    for item in kept:
         if type(item) is JLazy:
             item.start += delta
             item.end += delta
-            item.expanded = None  # its inner nodes moved: parse them again when asked
-            if renumbered:
-                item.path = array_path + (index,)
+            if item.expanded is not None:
+                item.expanded = None  # its inner nodes moved: parse them again when asked
         else:
             move(item, delta)
+    if first + len(new_items) != keep_from:  # and are renumbered
+        for index, item in enumerate(kept, first + len(new_items)):
+            if type(item) is JLazy:
+                item.path = array_path + (index,)
     array.items = items[:first] + new_items + kept
     array.dropped = region.dropped
     values = [item.value if type(item) is JLazy else to_python(item) for item in new_items]
@@ -377,7 +380,8 @@ class AnnotationCheck:
 @dataclass(slots=True)
 class CheckMemo:
     """What one check hands to the next: annotations and documents whose JSON values are
-    the very same objects (an incremental parse keeps them), with what they depend on."""
+    the very same objects (an incremental parse keeps them), with what they depend on.
+    Handed over like a tree: the check it is given to takes (and changes) its parts."""
 
     # by the identity of the annotation's value (kept alive here): an annotation is what it
     # is wherever it moves, so inserting one does not check those after it again
@@ -392,6 +396,9 @@ class CheckMemo:
     # each came from each item: enough to splice one item's results in and out.
     results: tuple[list[Annotation], list[Ref], list[Finding]] = ([], [], [])
     counts: tuple[list[int], list[int], list[int]] = ([], [], [])
+    # Where each item's results start, of each kind (``accumulate`` of ``counts``), once
+    # asked for; a kind's list is kept by the next check when its counts did not change.
+    offsets: list[list[int] | None] = field(default_factory=lambda: [None, None, None])
     # Findings of annotations that moved, by identity: the previous check's finding each
     # one is (its place in the text moved with the text, if the edit left it whole).
     origins: dict[int, Finding] = field(default_factory=dict)

@@ -421,7 +421,15 @@ class _Checker:
         if not usable:
             return
         assert isinstance(doc_path, str) and isinstance(content, str)
-        if "\r" in content:
+        known = self.previous.documents.get((doc_path, id(content)))
+        if known is not None and known.content is not content:
+            known = None
+        # Whether it holds a \r: known for a document checked before (scanning a megabyte of
+        # content on every keystroke would cost more than the rest of the keystroke).
+        carriage_return = known.carriage_return if known is not None else None
+        if carriage_return is None:
+            carriage_return = "\r" in content
+        if carriage_return:
             kinds = "CRLF (`\\r\\n`)" if "\r\n" in content else "CR (`\\r`)"
             self.report(
                 "non-lf-content",
@@ -440,13 +448,13 @@ class _Checker:
                 mentions=(Mention(f"is {where}", first.json_path, "is on line {line}"),),
             )
             return
-        document = self.previous.documents.get((doc_path, id(content)))
-        if document is None or document.content is not content:
-            document = Document(doc_path, content, path)
-        elif document.json_path != path:  # moved (a document added or removed before it): lines kept
-            moved = Document(doc_path, content, path, document._lines)
-            self.relink[id(document)] = moved
-            document = moved
+        if known is None:
+            document = Document(doc_path, content, path, carriage_return=carriage_return)
+        elif known.json_path != path:  # moved (a document added or removed before it): lines kept
+            document = Document(doc_path, content, path, known._lines, carriage_return)
+            self.relink[id(known)] = document
+        else:
+            document = known
         self.memo.documents[(doc_path, id(content))] = document
         self.session.documents.append(document)
         self.session.by_path[doc_path] = document
@@ -546,7 +554,7 @@ class _Checker:
         ``changed`` ones again: the previous results are spliced, not walked, so the cost
         follows the number of changed annotations (plus copying lists in C)."""
         previous = self.previous
-        self.memo.annotations = dict(previous.annotations)
+        self.memo.annotations = previous.annotations  # handed over (see CheckMemo), not copied
         self.memo.array = value
         annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
         first_finding = len(findings)
@@ -565,10 +573,19 @@ class _Checker:
             done = index + 1
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = counts
+        # A kind whose counts are the same keeps its offsets (typing in an annotation
+        # changes its findings, seldom its refs).
+        self.memo.offsets = [
+            offsets[k] if all(counts[k][i] == previous.counts[k][i] for i in changed) else None for k in range(3)
+        ]
 
     def result_offsets(self) -> list[list[int]]:
         """Where each item's results start in the previous results, of each kind."""
-        return [list(accumulate(kind, initial=0)) for kind in self.previous.counts]
+        offsets = self.previous.offsets
+        for k, kind in enumerate(self.previous.counts):
+            if offsets[k] is None:
+                offsets[k] = list(accumulate(kind, initial=0))  # in C
+        return [kind for kind in offsets if kind is not None]
 
     def take_previous(self, offsets: list[list[int]], start: int, stop: int) -> None:
         """The previous results of items ``[start, stop)`` (unchanged, at their places), spliced in."""
@@ -597,7 +614,7 @@ class _Checker:
         previous = self.previous
         assert previous.array is not None
         before = len(previous.array)
-        self.memo.annotations = memo = dict(previous.annotations)
+        self.memo.annotations = memo = previous.annotations  # handed over (see CheckMemo)
         self.memo.array = value
         for item in previous.array[first : before - last]:  # their memory goes with them
             memo.pop(id(item), None)

@@ -108,6 +108,7 @@ class Document:
     content: str
     json_path: Path
     _lines: Lines | None = None
+    carriage_return: bool | None = None  # whether the content holds a \r, once known
 
     @property
     def lines(self) -> Lines:
