@@ -190,6 +190,32 @@ def test_an_unknown_path_message_follows_the_documents_after_an_edit():
     assert "`c`" in message and "`b`" not in message
 
 
+def test_a_document_with_a_carriage_return_is_reported_after_every_edit():
+    """Whether a document holds a \\r is found once (its content is a megabyte at times) and
+    known to the next checks while the content is the same: said after each edit, moved
+    documents included, and no longer once the content is normalized."""
+    text = (
+        '{"documents": [{"path": "a", "content": "one\\r\\ntwo"}, {"path": "b", "content": "x"}],\n'
+        ' "annotations": [{"claim": {"path": "b", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": '
+        '"x"}},\n'
+        '   "sources": [{"path": "a", "start": {"line": 2, "str": "two"}, "end": {"line": 2, "str": "two"}, '
+        '"polarity": "supports", "confidence": 0.9}]}]}'
+    )
+    analysis = Analysis(text)
+    assert [f.code for f in analysis.findings] == ["non-lf-content"]
+    for old, new in (("0.9", "0.8"), ('{"path": "a"', '{"path": "z", "content": ""}, {"path": "a"')):
+        at = text.index(old)
+        text, analysis = (
+            text[:at] + new + text[at + len(old) :],
+            Analysis.incremental(text[:at] + new + text[at + len(old) :], analysis, (at, at + len(old), new)),
+        )
+        assert analysis is not None
+        assert [f.code for f in analysis.findings] == ["non-lf-content"], new
+    at = text.index("\\r")
+    analysis = Analysis.incremental(text[:at] + text[at + 2 :], analysis, (at, at + 2, ""))
+    assert analysis is not None and [f.code for f in analysis.findings] == []
+
+
 def test_analyses_leave_no_reference_cycles():
     """The server freezes the collector's view of each analysis (see documents.py), so an
     old version must be freed by reference counting alone: no cycle may hold it."""
