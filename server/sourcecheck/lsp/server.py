@@ -179,8 +179,15 @@ class SourceCheckServer(LanguageServer):
         document.adopt(source, analysis)
         # Its first positions are counted without the line table (see LineTable): the table
         # is made in the worker once they are out, before an edit or a request needs it.
-        asyncio.get_running_loop().call_later(LINES_LATER, self.executor.submit, analysis.lines.complete)
+        asyncio.get_running_loop().call_later(LINES_LATER, self.in_worker, analysis.lines.complete)
         return document.source is source
+
+    def in_worker(self, work: Callable[[], object]) -> None:
+        """Run ``work`` in the worker thread, unless the server is stopping."""
+        try:
+            self.executor.submit(work)
+        except RuntimeError:  # the executor was shut down: nothing is waiting for it
+            pass
 
     def _late(self, document: OpenDocument, source: Text, future: Future[Analysis]) -> None:
         """A full analysis that a request gave up waiting for is done: take it, and have
