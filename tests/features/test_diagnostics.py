@@ -101,6 +101,31 @@ def test_the_ambiguous_boundary_lists_every_occurrence_inside_the_content_in_eve
     assert per_encoding(occurrences) == same_for_every_encoding(expected)
 
 
+def test_an_ambiguous_boundary_moved_by_whole_lines_keeps_its_related_locations_in_the_content():
+    """An annotation pasted before it moves its diagnostic down; the occurrences it lists
+    are in a document's content, before the edit: they stay as written, in every encoding."""
+    value = {
+        "documents": [{"path": "d", "content": "🚀 中文 said and 😬 said"}, {"path": "e", "content": "ok"}],
+        "annotations": [
+            {
+                "claim": {"path": "d", "start": {"line": 1, "str": "said"}, "end": {"line": 1, "str": "😬"}},
+                "sources": [source(path="e", start=(1, "ok"), end=(1, "ok"))],
+            }
+        ],
+    }
+    text = session_text(value)
+    pasted = json.dumps(value["annotations"][0]) + ",\n"
+    for encoding in ENCODINGS:
+        view = view_of(text, encoding=encoding)
+        (before,) = [d for d in diagnostics(view).wires if d["code"] == "boundary-ambiguous"]
+        at = view.analysis.node(("annotations", 0)).start
+        after = [d for d in diagnostics(edited(view, at, at, pasted)).wires if d["code"] == "boundary-ambiguous"]
+        moved = after[-1]
+        assert moved["range"]["start"]["line"] == before["range"]["start"]["line"] + 1
+        assert moved["relatedInformation"] is before["relatedInformation"]  # kept, not written again
+        assert after == diagnostics(view_of(text[:at] + pasted + text[at:], encoding=encoding)).wires
+
+
 def fourth_annotation(view):
     """Where the fourth annotation of the crafted session starts: its findings and the next
     one's come after, those of the first three before."""

@@ -16,7 +16,7 @@ from lsprotocol import types
 
 from ...core.analysis import Analysis
 from ...core.display import shorten, visible
-from ...core.incremental import Placement
+from ...core.incremental import Derivation, Placement
 from ...core.positions import Encoding, LineTable, Span
 from ...core.session import Finding, Severity
 from ...core.syntax import StringMap
@@ -166,11 +166,14 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
             if previous is not None and previous.finding is origin and previous.content is content
             else None
         )
+        # Its related locations, inside a document's content, stay where they were when the
+        # content ends before the edit (an annotation moved after the documents).
+        related_kept = moved is not None and content is not None and before_edit(content, derived)
         if previous is not None and moved == 0:
             if previous.finding is not finding or previous.extent != extent:
                 previous = Sent(finding, extent, content, previous.wire, previous.encoded)
             sent = previous  # the very diagnostic sent before: nothing about it changed
-        elif previous is not None and moved is not None and "relatedInformation" not in previous.wire:
+        elif previous is not None and moved is not None and ("relatedInformation" not in previous.wire or related_kept):
             sent = _shifted(previous, finding, extent, moved)  # whole lines moved
         else:
             wire: Wire = {
@@ -189,10 +192,15 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
     return found
 
 
+def before_edit(content: StringMap, derived: Derivation | None) -> bool:
+    """Whether a content string ends before the edit that made this version."""
+    return derived is not None and content.raw_offset(content.length) < derived.start
+
+
 def _shifted(previous: Sent, finding: Finding, extent: tuple[int, int], lines: int) -> Sent:
     """A diagnostic ``lines`` lines down (up, if negative), its columns kept: only the range
     of its JSON text is written again (it comes first, as :func:`wire_range` and
-    ``json.dumps`` write it)."""
+    ``json.dumps`` write it); its related locations, if any, are kept as they were."""
     old = previous.wire["range"]
     start, end = old["start"], old["end"]
     moved: Wire = {
