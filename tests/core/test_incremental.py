@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from bench.sessiongen import generate
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.incremental import move_tail
 from sourcecheck.core.positions import Encoding, LineStarts, LineTable
+from sourcecheck.core.syntax import JArray, JLazy, JNumber, Node
 from sourcecheck.core.text import Text
 
 PIECES = ["x", "", '"', "\\", "{", "}", ",", "\n", "\r\n", "中", "🚀", " ", "e", "1", ":", "the", "\\n", "\\u00e9"]
@@ -303,3 +305,84 @@ def test_an_edit_that_needs_a_full_analysis_leaves_the_previous_tree_as_it_was()
     edited = text[:at] + "x" + text[at:]
     assert Analysis.incremental(edited, previous, (at, at, "x")) is None
     assert previous.place_at(at) is not None and previous.tree.root is not None
+
+
+@st.composite
+def tail_edits(draw):
+    """An array of items (lazily decoded, and a few plain ones with an item inside) and edits
+    that each replace some items by new ones and move those after them."""
+    kinds = draw(st.lists(st.booleans(), min_size=1, max_size=12))  # True: lazily decoded
+    edits = []
+    size = len(kinds)
+    for _ in range(draw(st.integers(1, 8))):
+        first = draw(st.integers(0, size))
+        keep_from = draw(st.integers(first, size))
+        added = draw(st.integers(0, 2))
+        edits.append((first, keep_from, added, draw(st.integers(-5, 5))))
+        size += added - (keep_from - first)
+    return kinds, edits
+
+
+@given(tail_edits())
+@settings(max_examples=300, deadline=None)
+def test_items_moved_by_their_tail_are_where_moving_each_one_puts_them(case):
+    """`move_tail` moves the items after an edit with one addition to the array's tail: each
+    item, lazily decoded or not (and what is inside a plain one), ends up where adding the
+    edit's delta to each item after it, one by one, puts it."""
+    kinds, edits = case
+    serial = iter(range(10**6))
+
+    def item(lazy: bool, at: int) -> Node:
+        if lazy:
+            return JLazy(at, at + 3, next(serial), ("annotations", 0), False)
+        return JArray(at, at + 3, [JNumber(at + 1, at + 2, next(serial))])
+
+    items = [item(lazy, 10 * i) for i, lazy in enumerate(kinds)]
+    array = JArray(0, 10**6, items)
+    expected = {id(node): (node.start, node.end) for node in items}
+    inner = {id(node): node.items[0].start for node in items if isinstance(node, JArray)}
+    for first, keep_from, added, delta in edits:
+        old = array.items
+        new = [item(bool(i % 2), 10**5 + i) for i in range(added)]
+        for node in old[keep_from:]:
+            start, end = expected[id(node)]
+            expected[id(node)] = (start + delta, end + delta)
+            if id(node) in inner:
+                inner[id(node)] += delta
+        for node in new:
+            expected[id(node)] = (node.start, node.end)
+            if isinstance(node, JArray):
+                inner[id(node)] = node.items[0].start
+        move_tail(array, first, keep_from, added, delta)
+        array.items = old[:first] + new + old[keep_from:]
+        for node in array.items:
+            assert (node.start, node.end) == expected[id(node)]
+            if isinstance(node, JArray):
+                assert node.items[0].start == inner[id(node)]
+
+
+def test_typing_at_one_place_goes_through_no_item_after_it():
+    """Keystrokes typed at one place of a big array move the thousands of items after it
+    without going through them (the first one makes them a tail)."""
+    text = generate(3, documents=2, lines=8, annotations=400, broken=0.0).text(indent=2)
+    at = text.index("[", text.index('"annotations"')) + 1
+    analysis = Analysis(text)
+    joined = []
+    original = JLazy.join
+
+    def counted(self, tail):
+        joined.append(self)
+        original(self, tail)
+
+    with patch.object(JLazy, "join", counted):
+        for step, key in enumerate('\n    {"claim": {"path'):
+            text = text[:at] + key + text[at:]
+            analysis = Analysis.incremental(text, analysis, (at, at, key))
+            assert analysis is not None
+            at += len(key)
+            if step == 0:
+                assert len(joined) > 300  # the items after the edit make up the tail once
+            else:
+                assert len(joined) < 5, f"keystroke {step} went through {len(joined)} items"
+            joined.clear()
+    assert fingerprint(analysis) == fingerprint(Analysis(text))

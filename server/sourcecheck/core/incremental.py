@@ -30,6 +30,7 @@ from .positions import LineTable
 from .syntax import (
     ELEMENT_ARRAYS,
     MAX_ISSUES,
+    NOT_MOVED,
     JArray,
     JLazy,
     JObject,
@@ -38,6 +39,7 @@ from .syntax import (
     Path,
     Splice,
     SyntaxIssue,
+    Tail,
     Tree,
     _after_ws,
     _Parser,
@@ -175,15 +177,7 @@ def _reparse_items(
         array.end = begin + stopped
         root.end, root.truncated = ends
     kept = items[keep_from:]
-    # The items after the region move (10,000 of them at times: the loop does the least it can).
-    for item in kept:
-        if type(item) is JLazy:
-            item.start += delta
-            item.end += delta
-            if item.expanded is not None:
-                item.expanded = None  # its inner nodes moved: parse them again when asked
-        else:
-            move(item, delta)
+    move_tail(array, first, keep_from, len(new_items), delta)  # the items after the region move
     if first + len(new_items) != keep_from:  # and are renumbered
         for index, item in enumerate(kept, first + len(new_items)):
             if type(item) is JLazy:
@@ -270,13 +264,38 @@ def _shift(node: Node | None, start: int, end: int, delta: int, keep: Node | Non
             _shift(member.value, start, end, delta, keep)
     elif isinstance(node, JArray):
         items = node.items
-        for item in items[bisect_right(items, start, key=node_end) :]:  # those that end before stay
-            if type(item) is JLazy and item.start >= end:  # the many items after the edit, quickly
-                item.start += delta
-                item.end += delta
-                item.expanded = None
-            else:
-                _shift(item, start, end, delta, keep)
+        after = bisect_left(items, end, key=node_start)  # the first item after the edit
+        for item in items[bisect_right(items, start, key=node_end) : after]:  # those that end before stay
+            _shift(item, start, end, delta, keep)
+        move_tail(node, after, after, 0, delta)  # the many items after the edit, quickly
+
+
+def move_tail(array: JArray, first: int, keep_from: int, added: int, delta: int) -> None:
+    """Move the items of ``array`` from ``keep_from`` on by ``delta``, the items ``[first,
+    keep_from)`` being replaced by ``added`` others (indexes before the edit; the caller
+    replaces them). The lazily decoded ones are moved by one addition to the array's
+    :class:`Tail`, which they all hold: only the items between where the tail began and
+    the edit are gone through (none while a writer types at one place), and the few that
+    are not lazily decoded."""
+    items = array.items
+    tail = array.tail if array.tail is not None else Tail(len(items))
+    gone = items[tail.first : first] + items[first:keep_from] if tail.first < first else items[first:keep_from]
+    for item in items[tail.first : first]:  # the tail's items before the edit stay where they are
+        if type(item) is JLazy:
+            item.join(NOT_MOVED)
+    if gone and tail.plain:
+        tail.plain = [plain for plain in tail.plain if all(plain is not item for item in gone)]
+    for item in items[keep_from : tail.first]:  # those after the edit not in the tail join it
+        if type(item) is JLazy:
+            item.join(tail)
+        else:
+            tail.plain.append(item)
+    if delta:
+        tail.delta += delta
+        for plain in tail.plain:
+            move(plain, delta)
+    tail.first = first + added
+    array.tail = tail
 
 
 # --- the plain value -----------------------------------------------------------------

@@ -129,23 +129,76 @@ class JObject(Node):
         return None
 
 
+class Tail:
+    """How far the lazily decoded items at the end of an array moved since their offsets were
+    written (see :func:`~.incremental.move_tail`): they all hold this one object, so an edit
+    before them moves them in one addition, however many there are."""
+
+    __slots__ = ("first", "delta", "plain")
+
+    def __init__(self, first: int, delta: int = 0) -> None:
+        self.first = first  # the index of the first item of the tail
+        self.delta = delta
+        self.plain: list[Node] = []  # the tail's items that are not lazily decoded (moved one by one)
+
+
+NOT_MOVED = Tail(0)
+"""The tail of no array: what every lazily decoded item outside a tail holds (never moved)."""
+
+
 class JArray(Node):
-    __slots__ = ("items", "dropped")
+    __slots__ = ("items", "dropped", "tail")
 
     def __init__(self, start: int, end: int, items: list[Node], dropped: int = 0) -> None:
         self.start, self.end, self.items = start, end, items
         self.dropped = dropped  # items that were there but could not be read (reported as issues)
+        self.tail: Tail | None = None
 
 
 class JLazy(Node):
-    """An array item decoded in one go; :meth:`Tree.expand` gives its inner nodes."""
+    """An array item decoded in one go; :meth:`Tree.expand` gives its inner nodes.
 
-    __slots__ = ("value", "path", "has_duplicates", "expanded")
+    Its offsets are those written, plus its tail's ``delta`` (see :class:`Tail`)."""
+
+    __slots__ = ("value", "path", "has_duplicates", "_start", "_end", "_tail", "_expanded", "_expanded_at")
 
     def __init__(self, start: int, end: int, value: Any, path: Path, has_duplicates: bool) -> None:
-        self.start, self.end, self.value = start, end, value
+        self._start, self._end, self._tail, self.value = start, end, NOT_MOVED, value
         self.path, self.has_duplicates = path, has_duplicates
-        self.expanded: Node | None = None
+        self._expanded: Node | None = None
+        self._expanded_at = -1
+
+    @property  # an attribute of Node, computed here
+    def start(self) -> int:
+        return self._start + self._tail.delta
+
+    @start.setter
+    def start(self, value: int) -> None:
+        self._start = value - self._tail.delta
+
+    @property
+    def end(self) -> int:
+        return self._end + self._tail.delta
+
+    @end.setter
+    def end(self, value: int) -> None:
+        self._end = value - self._tail.delta
+
+    @property
+    def expanded(self) -> Node | None:
+        """Its inner nodes, once parsed, while it has not moved since."""
+        return self._expanded if self._expanded_at == self._start + self._tail.delta else None
+
+    @expanded.setter
+    def expanded(self, node: Node | None) -> None:
+        self._expanded, self._expanded_at = node, self._start + self._tail.delta
+
+    def join(self, tail: Tail) -> None:
+        """Hold ``tail`` from now on, at the same place."""
+        moved = self._tail.delta - tail.delta
+        self._start += moved
+        self._end += moved
+        self._tail = tail
 
 
 @dataclass(frozen=True, slots=True)
