@@ -136,8 +136,9 @@ class Analysis:
             for issue in self.tree.issues
         ]
         findings += rule_findings
-        # A reused tree has no duplicate keys (reparse refuses them), so there is none to find.
-        findings += [] if reused else self._duplicate_key_findings()
+        # A reused tree's keys seen twice are all in the region parsed again (reparse refuses
+        # others): no lazily decoded item is to be expanded to find them.
+        findings += self._duplicate_key_findings(expand=not reused)
         self._extents: dict[int, tuple[int, int]] = {}
         self._origins: dict[int, Finding] = self.memo.origins if self.memo is not None else {}
         if self.derived is not None:
@@ -361,8 +362,8 @@ class Analysis:
 
     # -- duplicates
 
-    def _duplicate_key_findings(self) -> list[Finding]:
-        for lazy in iter_lazy(self.tree.root):
+    def _duplicate_key_findings(self, expand: bool) -> list[Finding]:
+        for lazy in iter_lazy(self.tree.root) if expand else ():
             if lazy.has_duplicates:
                 self.tree.expand(lazy)
         found = []

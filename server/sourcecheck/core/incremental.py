@@ -31,6 +31,7 @@ from .syntax import (
     ELEMENT_ARRAYS,
     MAX_ISSUES,
     NOT_MOVED,
+    DuplicateKey,
     JArray,
     JLazy,
     JObject,
@@ -94,7 +95,7 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
     is the old one, moved). The old tree is moved out (see :class:`~.syntax.Tree`): its
     nodes are the new tree's now. Returns None when the edit needs a full parse.
     """
-    if old.duplicates or not isinstance(old.root, JObject) or len(old.issues) >= MAX_ISSUES:
+    if not isinstance(old.root, JObject) or len(old.issues) >= MAX_ISSUES:
         return None
     for array_path, array in _element_arrays(old.root):
         if array.start < start and end < array.end:
@@ -120,8 +121,8 @@ def _reparse_items(
     if any(
         not (begin <= issue.start and (issue.end <= limit or issue.start == limit and issue.end == limit + 1))
         for issue in old.issues
-    ):
-        return None
+    ) or any(not (begin <= dup.first_key.start and _end_of(dup) <= limit) for dup in old.duplicates):
+        return None  # (so must a key seen twice: a half-typed item that took the next one's keys)
     close = array.end - 1 + delta  # the array's `]` in the new text
     stop_from = limit + delta if limit < array.end else close  # the first item kept as it was
     root = old.root
@@ -142,7 +143,7 @@ def _reparse_items(
         debt = _region_brace_debt(window, stop_from - begin)
     parser = _Parser(window, ELEMENT_ARRAYS, known_brace_debt=debt)
     region, stopped = parser.array_items(array.start - begin, 0, array_path, len(array_path), first, frozenset(stops))
-    if parser.duplicates or len(parser.issues) >= MAX_ISSUES:
+    if len(parser.issues) >= MAX_ISSUES:
         return None
     last = root.members[-1].value is array if array_path == ("annotations",) else False
     ends: tuple[int, bool] | None = None  # the root's new end, and whether the file ends inside it
@@ -187,7 +188,12 @@ def _reparse_items(
     values = [item.value if type(item) is JLazy else to_python(item) for item in new_items]
     issues = [SyntaxIssue(issue.start + begin, issue.end + begin, issue.message) for issue in parser.issues]
     splice = Splice(array_path, first, keep_from - first, values, region.dropped, ends is not None)
-    return Tree(text, old.hand_over(), issues, [], splice)
+    # The keys the region's objects hold twice (their nodes moved with the items).
+    return Tree(text, old.hand_over(), issues, parser.duplicates, splice)
+
+
+def _end_of(duplicate: DuplicateKey) -> int:
+    return (duplicate.value or duplicate.key).end
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
@@ -217,6 +223,7 @@ def respaced(old: Tree, text: str | Text, start: int, end: int, inserted: int) -
     between values cannot join or split one; within a string or number it would."""
     if (
         old.issues
+        or old.duplicates
         or not _JSON_SPACE.fullmatch(old.source[start:end])
         or not _JSON_SPACE.fullmatch(text[start : start + inserted])
     ):
