@@ -23,12 +23,14 @@ didChange, then a pulled textDocument/diagnostic), the file restored after each:
 - typing a new annotation (group ``typing``), one keystroke per didChange, at the start of
   ``annotations`` (just after its ``[``), in the middle (after the comma that ends the line
   of the annotation before the middle one: Enter, then the annotation and its comma) and
-  after the last one: a copy of an annotation of the file that has one source and no finding, its
-  source's polarity and confidence changed, pretty-printed as the file's others are (some
-  270 keystrokes: every character as typed, no bracket or quote closed for the writer, an
-  Enter bringing the next line's indentation along as an editor's auto-indent does), with
-  the comma that keeps the file valid; ``--keystrokes N`` types the first N one by one and
-  the rest in one edit. For the larger sizes, each position's median over 100K's;
+  after the last one: a copy of an annotation of the file that has one source and no
+  finding, its source's polarity and confidence changed, pretty-printed as the file's
+  others are (some 270 keystrokes: every character as typed, no bracket or quote closed for
+  the writer, an Enter bringing the next line's indentation along as an editor's
+  auto-indent does), with the comma that keeps the file valid; and (``same line``) the same
+  annotation on one line, then ``, ``, typed in front of the middle one on its line;
+  ``--keystrokes N`` types the first N one by one and the rest in one edit. For the larger
+  sizes, each position's median over 100K's;
 - pasting 50 annotations (copies of 50 of the file's, from its first quarter) before the
   middle one, deleting one annotation, cutting one in the first quarter and pasting it in
   the third (two changes, each timed), adding a small document at the end of
@@ -491,7 +493,7 @@ def keystrokes(typed: str) -> list[str]:
     return re.findall(r"\n *|.", typed, re.DOTALL)
 
 
-TYPING = ("start", "middle", "end")
+TYPING = ("start", "middle", "end", "same line")
 
 
 def typing_timings(
@@ -510,6 +512,8 @@ def typing_timings(
         # writer presses Enter there and types (as at the start, after the `[`).
         "middle": (original.index(",", spans[len(spans) // 2 - 1][1]) + 1, "\n    " + annotation + ","),
         "end": (spans[-1][1], ",\n    " + annotation),
+        # In front of the middle one, on its line (no Enter): the annotation written on one line.
+        "same line": (spans[len(spans) // 2][0], json.dumps(json.loads(annotation)) + ", "),
     }
     out = {}
     for where in TYPING:
@@ -526,7 +530,7 @@ def typing_timings(
         session.text = original[:at] + typed + original[at:]
         json.loads(session.text)  # valid JSON, the comma where it must be
         if session.findings != findings:
-            print(f"(typing at the {where}: {session.findings} findings, not {findings})", file=sys.stderr)
+            print(f"(typing ({where}): {session.findings} findings, not {findings})", file=sys.stderr)
         if fresh is not None:
             fresh.check(session, where)
         session.edit((at, at + len(typed), ""))
