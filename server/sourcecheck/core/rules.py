@@ -286,6 +286,13 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def coordinates(source: Ref) -> tuple[Any, ...]:
+    """What makes two sources of one annotation the same (duplicate-source): a well-formed
+    source's path and boundaries."""
+    assert source.start is not None and source.end is not None
+    return (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
+
+
 class _Checker:
     def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
         self.stop = stop
@@ -703,20 +710,7 @@ class _Checker:
         assert claim is not None
         cited = claim.doc_path
         if any(source.doc_path == cited for source in found) or (
-            len(found) > 1
-            and len(
-                {
-                    (
-                        s.doc_path,
-                        s.raw["start"]["line"],
-                        s.raw["start"]["str"],
-                        s.raw["end"]["line"],
-                        s.raw["end"]["str"],
-                    )
-                    for s in found
-                }
-            )
-            < len(found)
+            len(found) > 1 and len(set(map(coordinates, found))) < len(found)
         ):
             del refs[first_ref:]  # a self-citation or a repeated source: said by the careful path
             return False
@@ -906,8 +900,7 @@ class _Checker:
                     source.json_path + ("path",),
                 )
             if source.well_formed:
-                assert source.start is not None and source.end is not None
-                key = (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
+                key = coordinates(source)
                 if key in seen:
                     first = seen[key].json_path
                     where = f"source {_number(first)} of this annotation"
