@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.syntax import (
     JArray,
     JLazy,
@@ -223,3 +224,21 @@ def test_any_text_is_analysed_without_raising(text):
         start, end = analysis.extent(finding)
         assert 0 <= start <= end <= len(text)
         analysis.finding_span(finding)
+
+
+def test_an_item_decoded_whole_is_expanded_within_its_braces_whatever_follows_it():
+    """A valid document followed by the members of a broken one (its `{` deleted, its
+    string holding a bad escape): the first was decoded whole; expanding it (to place a
+    cursor in it, or map its content) reads only its own text, never the broken one after."""
+    text = (
+        '{"documents": [{"path": "article", "content": "one\\ntwo"},\n'
+        '  "path": "repo\\qrt", "content": "x"}],\n "annotations": []}'
+    )
+    tree = parse(text)
+    node = tree.node_at_path(("documents", 0))
+    assert node is not None and text[node.start : node.end] == '{"path": "article", "content": "one\\ntwo"}'
+    content = tree.node_at_path(("documents", 0, "content"))
+    assert isinstance(content, JString) and content.value == "one\ntwo"
+    analysis = Analysis(text)
+    place = analysis.place_at(text.index("two"))
+    assert place is not None and place.path == ("documents", 0, "content")

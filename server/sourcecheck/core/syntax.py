@@ -1091,7 +1091,7 @@ class _Parser:
                 return JObject(start, self.n, members, truncated=True), self.n
             ch = text[pos]
             if ch == "}":
-                if parent is None and _KEY_AHEAD.match(text, pos + 1):
+                if parent is None and not self.valid and _KEY_AHEAD.match(text, pos + 1):
                     # An array item (or the whole file) is never followed by a key: this `}` is
                     # one too many, and the members after it are this object's.
                     self.issue(pos, pos + 1, "an extra `}`: the keys after it belong to this object; remove it")
