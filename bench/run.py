@@ -1,6 +1,6 @@
 """The benchmark: sourcecheck-ls driven over stdio as an editor drives it, on 100 KB, 1 MB and 12 MB.
 
-    python -m bench.run              all sizes (some four minutes), from the repository root
+    python -m bench.run              all sizes (a minute or two), from the repository root
     python -m bench.run --sizes 100K,1M --edits 20
     python -m bench.run --only typing,structure,open,ratio --keystrokes 40
 
