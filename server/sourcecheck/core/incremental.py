@@ -286,7 +286,7 @@ def move_tail(array: JArray, first: int, keep_from: int, added: int, delta: int)
     are not lazily decoded."""
     items = array.items
     tail = array.tail if array.tail is not None else Tail(len(items))
-    gone = items[tail.first : first] + items[first:keep_from] if tail.first < first else items[first:keep_from]
+    gone = items[min(tail.first, first) : keep_from]  # out of the tail: kept before the edit, or replaced
     for item in items[tail.first : first]:  # the tail's items before the edit stay where they are
         if type(item) is JLazy:
             item.join(NOT_MOVED)

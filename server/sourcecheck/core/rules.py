@@ -667,14 +667,23 @@ class _Checker:
         ref_findings = self.check_annotation(value, path, kept)
         if isinstance(value, dict):
             refs = self.session.refs[first_ref:]
-            deps: dict[str | None, Any] = {
-                r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)
-            }
-            if None in deps.values():  # an unknown path's message names the documents there are
-                deps[None] = self.known_documents()
             self.memo.annotations[id(value)] = AnnotationCheck(
-                value, deps, self.session.annotations[-1], self.findings[first_finding:], refs, ref_findings
+                value,
+                self.depends(refs),
+                self.session.annotations[-1],
+                self.findings[first_finding:],
+                refs,
+                ref_findings,
             )
+
+    def depends(self, refs: list[Ref]) -> dict[str | None, Any]:
+        """What checking an annotation with ``refs`` depended on (see AnnotationCheck)."""
+        deps: dict[str | None, Any] = {
+            r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)
+        }
+        if None in deps.values():  # an unknown path's message names the documents there are
+            deps[None] = self.known_documents()
+        return deps
 
     def clean_annotation(self, value: Any, path: Path) -> bool:
         """The common case, checked quickly: an annotation of a claim and its sources and
@@ -717,11 +726,7 @@ class _Checker:
         annotation.claim, annotation.sources = claim, found
         self.session.annotations.append(annotation)
         mine = refs[first_ref:]
-        depends: dict[str | None, Any] = {}
-        for ref in mine:
-            assert ref.document is not None and ref.doc_path is not None
-            depends[ref.doc_path] = ref.document.content
-        self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {})
+        self.memo.annotations[id(value)] = AnnotationCheck(value, self.depends(mine), annotation, [], mine, {})
         return True
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
