@@ -4,7 +4,7 @@
 // PYTHONPATH. The .vsix then works with any Python 3.11+, nothing else installed.
 // Python: $PYTHON, else the repository's .venv, else python3.
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync, mkdirSync } from "node:fs";
+import { existsSync, rmSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,6 +27,11 @@ try {
   process.stderr.write(`bundling the server with ${python} failed:\n${error.stderr ?? error}\n`);
   process.exit(1);
 }
-// Metadata and scripts are of no use inside an extension; the packages are what runs.
+// Metadata and scripts are of no use inside an extension; the packages are what runs. orjson
+// is compiled for one platform and Python: left out, so that the .vsix runs anywhere (the
+// server then reads messages with Python's json, a little slower on big files).
 for (const entry of ["bin"]) rmSync(join(target, entry), { recursive: true, force: true });
+for (const entry of readdirSync(target)) {
+  if (entry === "orjson" || entry.startsWith("orjson-")) rmSync(join(target, entry), { recursive: true, force: true });
+}
 console.log(`bundled the server into ${target}`);

@@ -14,9 +14,10 @@ import asyncio
 import inspect
 import logging
 import os
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -44,6 +45,7 @@ from .features import (
 from .protocol import SourceCheckProtocol
 from .runtime import COLLECTOR
 from .settings import Settings
+from .stdio import serve
 from .sync import DocumentStore, OpenDocument
 from .wire import WrittenDiagnostics
 
@@ -277,6 +279,10 @@ class SourceCheckServer(LanguageServer):
             await asyncio.sleep(IDLE_CHECK_SECONDS)
             if COLLECTOR.due and COLLECTOR.idle():
                 COLLECTOR.collect_if_due()
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio, the messages read by our loop (see stdio.py)."""
+        serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         if isinstance(self.protocol, SourceCheckProtocol) and self.protocol.answer_unreadable(error):
