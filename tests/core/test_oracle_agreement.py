@@ -2,8 +2,11 @@
 
 import json
 import random
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.sessiongen import generate
 from sourcecheck.cli.main import report_json
@@ -89,3 +92,52 @@ def test_every_kind_of_broken_session_agrees_with_the_oracle(index):
 def test_a_non_object_root_and_non_json_agree_with_the_oracle():
     for text in ["[]", "3", '"x"', "null", "{", "", '{"documents": [], "annotations": [], }', '{"a": NaN}']:
         compare(text)
+
+
+# -- keys written twice ---------------------------------------------------------------------
+# The parse decodes an annotation without looking at its pairs; that it holds no key twice is
+# taken from the check (a clean annotation whose text has no more `:` than its keys), any
+# other is decoded again (see JLazy). Strings holding `:` and keys written twice, anywhere.
+
+WORDS = ["alpha", "be:ta", "gamma", "de:l:ta", "eps", "ze:ta", "eta", "::"]
+
+
+@st.composite
+def sessions_with_keys_twice(draw):
+    lines = [" ".join(draw(st.permutations(WORDS))[:5]) for _ in range(3)]
+    documents = [{"path": "a:1", "content": "\n".join(lines)}, {"path": "b", "content": "\n".join(lines[::-1])}]
+
+    def ref(doc, source):
+        line = draw(st.integers(1, 3))
+        words = (documents[doc]["content"].split("\n"))[line - 1].split(" ")
+        i = draw(st.integers(0, len(words) - 1))
+        j = draw(st.integers(i, len(words) - 1))
+        value = {
+            "path": documents[doc]["path"],
+            "start": {"line": line, "str": words[i]},
+            "end": {"line": line, "str": words[j]},
+        }
+        if source:
+            value |= {"polarity": draw(st.sampled_from(["supports", "refutes"])), "confidence": 0.9}
+        return value
+
+    annotations = [
+        {"claim": ref(0, False), "sources": [ref(1, True) for _ in range(draw(st.integers(1, 2)))]}
+        for _ in range(draw(st.integers(1, 4)))
+    ]
+    text = json.dumps({"documents": documents, "annotations": annotations}, indent=draw(st.sampled_from([None, 1])))
+    # Write some members twice (the first time with the value kept, or another one).
+    members = list(re.finditer(r'"(?:path|line|str|polarity|confidence|claim)": (?:"[^"]*"|[0-9.]+)', text))
+    for match in sorted(
+        draw(st.sets(st.sampled_from(members), max_size=3)) if members else [], key=re.Match.start, reverse=True
+    ):
+        key = match.group().split(":")[0]
+        again = draw(st.sampled_from([match.group(), f'{key}: "x:y"', f"{key}: 7"]))
+        text = text[: match.start()] + again + ", " + text[match.start() :]
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(sessions_with_keys_twice())
+def test_keys_written_twice_in_annotations_agree_with_the_oracle(text):
+    compare(text)

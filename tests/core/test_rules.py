@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from sourcecheck.core import syntax
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.rules import ALL_CODES, SEVERITY, occurrences
 from sourcecheck.core.session import Severity
@@ -255,6 +256,17 @@ def test_duplicate_keys_warn_and_the_last_value_wins():
     a = Analysis(text)
     assert codes(a) == [("duplicate-key", "/annotations/0/sources/0/polarity")]
     assert a.session.refs[1].polarity == "supports"
+
+
+def test_a_clean_annotation_is_not_decoded_again_to_know_that_it_holds_no_key_twice(monkeypatch):
+    # The parse decodes annotations without their pairs; the check, finding one clean, says
+    # how many keys it has: as many `:` in its text, and it has no key twice (see JLazy).
+    text = json.dumps(session(), indent=1)
+    monkeypatch.setattr(syntax, "holds_duplicates", lambda *_: pytest.fail("decoded again"))
+    a = Analysis(text)
+    assert codes(a) == []
+    (item,) = a.tree.root.member("annotations").value.items
+    assert item.has_duplicates is False and a.tree.unsure == []
 
 
 def test_invalid_json_is_exit_2_and_complete_annotations_are_still_checked():

@@ -131,6 +131,8 @@ class Analysis:
             self.session, rule_findings, self.memo = check(
                 self.value, previous.memo if previous is not None else None, stop, line_of=self._line_of
             )
+        if self.tree.unsure:
+            self._settle_duplicates()
         findings = [
             Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end))
             for issue in self.tree.issues
@@ -159,6 +161,21 @@ class Analysis:
         placed.sort(key=_by_start)
         self.findings: list[Finding] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
+
+    def _settle_duplicates(self) -> None:
+        """Settle whether each annotation the parse decoded without its pairs holds a key
+        twice (see JLazy): not when the check found it clean and its text holds no more
+        `:` than its objects' keys; any other is decoded once more."""
+        checks = self.memo.annotations if self.memo is not None else {}
+        tree = self.tree
+        for item in tree.unsure:
+            if item.has_duplicates is None:
+                checked = checks.get(id(item.value))
+                if checked is not None and checked.value is item.value and checked.keys == item.colons:
+                    item.has_duplicates = False
+                else:
+                    tree.holds_duplicates(item)
+        tree.unsure = []
 
     def origin(self, finding: Finding) -> Finding:
         """The finding of the analysis this one was derived from that ``finding`` is (the

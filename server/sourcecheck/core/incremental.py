@@ -45,6 +45,7 @@ from .syntax import (
     _after_ws,
     _Parser,
     brace_debt,
+    holds_duplicates,
     move,
     node_end,
     node_start,
@@ -163,7 +164,7 @@ def _reparse_items(
     else:
         return None  # the array now closes elsewhere: the rest of the file changed meaning
     new_items = region.items
-    if any(type(item) is JLazy and item.has_duplicates for item in new_items):
+    if any(type(item) is JLazy and holds_duplicates(item, window, item.start) for item in new_items):
         return None
     for item in new_items:
         move(item, begin)
@@ -401,6 +402,9 @@ class AnnotationCheck:
     findings: list[Finding]
     refs: list[Ref]
     ref_findings: dict[Path, list[Finding]]  # of each ref that has some
+    # The keys its objects hold in all, when the one-go check saw each object's keys (-1
+    # otherwise): its text holding no more `:` than that holds no key twice (see JLazy).
+    keys: int = -1
 
 
 @dataclass(slots=True)

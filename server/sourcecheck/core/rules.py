@@ -84,6 +84,11 @@ SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _ANNOTATION_SET = frozenset(("claim", "sources"))
+# The keys of a clean annotation's objects: its own, its claim's and each source's (with
+# their boundaries').
+_ANNOTATION_KEYS = len(_ANNOTATION_SET)
+_CLAIM_KEYS = len(_REF_SET) + 2 * len(_BOUNDARY_SET)
+_SOURCE_KEYS = len(_SOURCE_SET) + 2 * len(_BOUNDARY_SET)
 _weak = weakref.ref
 _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
     keys: frozenset(keys)
@@ -726,7 +731,10 @@ class _Checker:
         annotation.claim, annotation.sources = claim, found
         self.session.annotations.append(annotation)
         mine = refs[first_ref:]
-        self.memo.annotations[id(value)] = AnnotationCheck(value, self.depends(mine), annotation, [], mine, {})
+        # What it depended on (see depends): every ref resolved in a document of by_path.
+        depends: dict[str | None, Any] = {ref.doc_path: ref.document.content for ref in mine}  # type: ignore[union-attr]
+        keys = _ANNOTATION_KEYS + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
+        self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {}, keys)
         return True
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
@@ -755,7 +763,7 @@ class _Checker:
         else:
             annotation.claim, annotation.sources = refs[-1], refs[:-1]
         if not cached.findings:
-            return AnnotationCheck(cached.value, cached.depends, annotation, [], refs, {})
+            return AnnotationCheck(cached.value, cached.depends, annotation, [], refs, {}, cached.keys)
         by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)}
         findings = {id(f): self.moved_finding(f, depth, path, by_old) for f in cached.findings}
         return AnnotationCheck(

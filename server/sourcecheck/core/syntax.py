@@ -158,13 +158,21 @@ class JArray(Node):
 class JLazy(Node):
     """An array item decoded in one go; :meth:`Tree.expand` gives its inner nodes.
 
-    Its offsets are those written, plus its tail's ``delta`` (see :class:`Tail`)."""
+    Its offsets are those written, plus its tail's ``delta`` (see :class:`Tail`).
 
-    __slots__ = ("value", "path", "has_duplicates", "_start", "_end", "_tail", "_expanded", "_expanded_at")
+    Whether it holds a key twice is known at once, or (an annotation, decoded without
+    looking at its pairs: that took a quarter of a full parse) ``None`` until settled
+    (:func:`holds_duplicates`): a text with no more `:` than the keys its objects hold
+    has none (every key is followed by a `:` outside strings), which the check tells of
+    an annotation it found clean (see ``Analysis``); any other is decoded once more."""
 
-    def __init__(self, start: int, end: int, value: Any, path: Path, has_duplicates: bool) -> None:
+    __slots__ = ("value", "path", "has_duplicates", "colons", "_start", "_end", "_tail", "_expanded", "_expanded_at")
+
+    def __init__(
+        self, start: int, end: int, value: Any, path: Path, has_duplicates: bool | None, colons: int = -1
+    ) -> None:
         self._start, self._end, self._tail, self.value = start, end, NOT_MOVED, value
-        self.path, self.has_duplicates = path, has_duplicates
+        self.path, self.has_duplicates, self.colons = path, has_duplicates, colons
         self._expanded: Node | None = None
         self._expanded_at = -1
 
@@ -254,6 +262,8 @@ class Tree:
     # else has the previous tree's values).
     replaced: Splice | None = None
     moved_out: bool = False
+    # The items this parse decoded without knowing whether they hold a key twice (see JLazy).
+    unsure: list[JLazy] = field(default_factory=list)
 
     @property
     def root(self) -> Node | None:
@@ -283,6 +293,10 @@ class Tree:
             node.expanded = expanded or JLiteral(node.start, node.end, None)
             self.duplicates.extend(parser.duplicates)
         return node.expanded
+
+    def holds_duplicates(self, node: JLazy) -> bool:
+        """Whether a lazily decoded item holds a key twice (settled now if not known)."""
+        return holds_duplicates(node, *self.item_text(node))
 
     def item_text(self, node: Node) -> tuple[str, int]:
         """A text holding ``node`` and where it starts in it: the whole text if it is at
@@ -320,7 +334,7 @@ class Tree:
         for depth, part in enumerate(path):
             if node is None:
                 return None
-            if isinstance(node, JLazy) and node.expanded is None and not node.has_duplicates:
+            if isinstance(node, JLazy) and node.expanded is None and not self.holds_duplicates(node):
                 text, at = self.item_text(node)
                 found = _skip_to(text, at, path[depth:])
                 if found is not None:
@@ -493,7 +507,24 @@ def parse(text: str, stop: Stop | None = None) -> Tree:
     ``stop``, raises :class:`Cancelled` soon after it is set."""
     parser = _Parser(text, ELEMENT_ARRAYS, stop)
     root = parser.document()
-    return Tree(text, root, parser.issues, parser.duplicates)
+    return Tree(text, root, parser.issues, parser.duplicates, unsure=parser.unsure)
+
+
+def holds_duplicates(item: JLazy, text: str, at: int) -> bool:
+    """Whether ``item``, written in ``text`` at ``at``, holds a key twice: known, or found
+    by decoding it once more with its pairs (and known from then on)."""
+    if item.has_duplicates is None:
+        seen = [False]
+
+        def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            result = dict(pairs)
+            if len(result) != len(pairs):
+                seen[0] = True
+            return result
+
+        json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant).raw_decode(text, at)
+        item.has_duplicates = seen[0]
+    return item.has_duplicates
 
 
 def brace_debt(text: str) -> int:
@@ -664,6 +695,7 @@ class _Parser:
             return result
 
         self.decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
+        self.unsure: list[JLazy] = []  # annotations decoded by _PLAIN (see JLazy)
 
     # -- helpers
 
@@ -1302,12 +1334,13 @@ class _Parser:
         """Decode a whole array item in C; None (and no issue) when it is not valid JSON."""
         if self.text[pos] not in "{[":
             return None, pos
+        annotation = path[0] == "annotations"
         self._duplicates_seen[0] = False
         try:
-            value, end = self.decoder.raw_decode(self.text, pos)
+            value, end = (_PLAIN if annotation else self.decoder).raw_decode(self.text, pos)
         except (ValueError, RecursionError):
             return None, pos
-        if path[0] == "annotations" and type(value) is dict:
+        if annotation and type(value) is dict:
             sources = value.get("sources")
             if (
                 type(sources) is list
@@ -1318,6 +1351,10 @@ class _Parser:
                 # as its sources: valid JSON, but not what was meant (the last of them, or the
                 # first, has a claim). Parsed with its break (see :meth:`sources_ahead`).
                 return None, pos
+        if annotation:
+            item = JLazy(pos, end, value, path, None, self.text.count(":", pos, end))
+            self.unsure.append(item)
+            return item, end
         return JLazy(pos, end, value, path, self._duplicates_seen[0]), end
 
 
@@ -1385,6 +1422,9 @@ def _control_message(text: str, at: list[int]) -> str:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(name)
+
+
+_PLAIN = json.JSONDecoder(parse_constant=_reject_constant)  # objects made in C, their pairs unseen
 
 
 def _quoted(key: str) -> str:
