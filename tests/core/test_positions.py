@@ -88,9 +88,12 @@ def test_positions_counted_before_the_line_starts_are_found_are_the_same(text, o
         counted, complete = LineTable(text), LineTable(text)
         complete.complete()
         assert counted._starts is None and complete._starts is not None
-        for offset in offsets:
+        for offset, other in zip(offsets, [*offsets[1:], len(text)], strict=False):
             assert counted.position(offset, encoding) == complete.position(offset, encoding)
             assert counted.line_of(min(max(offset, 0), len(text))) == complete.line_of(min(max(offset, 0), len(text)))
+            # A span on one line is counted on from its start.
+            assert counted.span(offset, other, encoding) == complete.span(offset, other, encoding)
+            assert counted.span(offset, offset + 2, encoding) == complete.span(offset, offset + 2, encoding)
         assert counted.line_count == complete.line_count
         assert counted._starts is None, "no answer above needed the line starts"
         position = Position(len(offsets) % 3, len(offsets))

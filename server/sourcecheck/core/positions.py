@@ -298,7 +298,11 @@ class LineTable:
         return Position(line, self._units_from_line_start(line_start, offset, encoding))
 
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
-        return Span(self.position(start, encoding), self.position(end, encoding))
+        first = self.position(start, encoding)
+        if self._starts is None and 0 <= start <= end <= len(self.text) and str(self.text).find("\n", start, end) < 0:
+            # On one line (a text without \r breaks lines at \n only): counted on from the start.
+            return Span(first, Position(first.line, first.character + units(self.text[start:end], encoding)))
+        return Span(first, self.position(end, encoding))
 
     def offset(self, position: Position, encoding: Encoding = Encoding.UTF16) -> int:
         """The offset of an editor position, clamped to the text (as LSP asks)."""
