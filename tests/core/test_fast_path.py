@@ -272,6 +272,28 @@ BELOW_THE_BOUND = (
 FLOAT_LINE = (AAA, {"path": "d", "start": {"line": 1.0, "str": "b"}, "end": {"line": 1, "str": "b"}}, False)
 
 
+# A boolean line, on a line where the string is unique (True == 1): invalid-field. The fast
+# path looks for a ref's shape with few tests (see valid_ref): these are the ones it needs.
+BOOL_LINE = (AAA, {"path": "d", "start": {"line": True, "str": "b"}, "end": {"line": 1, "str": "b"}}, False)
+BOOL_END_LINE = (AAA, {"path": "d", "start": {"line": 1, "str": "b"}, "end": {"line": True, "str": "b"}}, False)
+# Two items, as a boundary has two keys; a key written otherwise, as many keys as a ref has.
+LIST_BOUNDARY = (AAA, {"path": "d", "start": ["line", "str"], "end": {"line": 1, "str": "b"}}, False)
+OTHER_KEY = (AAA, {"pth": "d", "start": {"line": 1, "str": "b"}, "end": {"line": 1, "str": "b"}}, False)
+LIST_PATH = (AAA, {"path": ["d"], "start": {"line": 1, "str": "b"}, "end": {"line": 1, "str": "b"}}, False)
+NUMBER_STR = (AAA, {"path": "d", "start": {"line": 1, "str": 5}, "end": {"line": 1, "str": "b"}}, False)
+BOOL_CONFIDENCE = (
+    AAA,
+    {
+        "path": "d",
+        "start": {"line": 1, "str": "b"},
+        "end": {"line": 1, "str": "b"},
+        "polarity": "supports",
+        "confidence": True,
+    },
+    True,
+)
+
+
 # -- properties --------------------------------------------------------------------------
 
 
@@ -280,6 +302,13 @@ FLOAT_LINE = (AAA, {"path": "d", "start": {"line": 1.0, "str": "b"}, "end": {"li
 @example(AT_THE_BOUND)
 @example(BELOW_THE_BOUND)
 @example(FLOAT_LINE)
+@example(BOOL_LINE)
+@example(BOOL_END_LINE)
+@example(LIST_BOUNDARY)
+@example(OTHER_KEY)
+@example(LIST_PATH)
+@example(NUMBER_STR)
+@example(BOOL_CONFIDENCE)
 @settings(max_examples=1500, deadline=None)
 def test_the_fast_path_never_accepts_a_ref_the_careful_path_would_report(case):
     docs, value, source = case

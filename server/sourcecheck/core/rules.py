@@ -83,6 +83,7 @@ REF_KEYS = ("path", "start", "end")
 SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
 BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
+_REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
 _ANNOTATION_SET = frozenset(("claim", "sources"))
 # The keys of a clean annotation's objects: its own, its claim's and each source's (with
 # their boundaries').
@@ -931,53 +932,50 @@ class _Checker:
     def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> Ref | None:
         """The common case, checked quickly: a well-formed ref that resolves, with good
         metadata and nothing to warn about. None means "take the careful path"."""
-        if type(value) is not dict or value.keys() != (_SOURCE_SET if source else _REF_SET):
-            return None
-        start, end, doc_path = value["start"], value["end"], value["path"]
-        if (
-            type(start) is not dict
-            or type(end) is not dict
-            or type(doc_path) is not str
-            or start.keys() != _BOUNDARY_SET
-            or end.keys() != _BOUNDARY_SET
-        ):
-            return None
-        start_line, start_str, end_line, end_str = start["line"], start["str"], end["line"], end["str"]
-        if (
-            type(start_line) is not int
-            or type(end_line) is not int
-            or type(start_str) is not str
-            or type(end_str) is not str
-            or not start_str
-            or not end_str
-        ):
-            return None
-        polarity = confidence = None
-        if source:
-            polarity, confidence = value["polarity"], value["confidence"]
-            if (polarity != "supports" and polarity != "refutes") or type(polarity) is not str:
+        # Its shape, with as few tests as can tell it: an object with as many keys as a ref has,
+        # each of them found, is one with those keys and no other; a value of another type
+        # than the one looked for fails in the lookup, the len() or the find() that takes it.
+        try:
+            if len(value) != (_SOURCE_LEN if source else _REF_LEN):
                 return None
-            if type(confidence) is not float and type(confidence) is not int or not LOW_CONFIDENCE <= confidence <= 1:
+            start, end, doc_path = value["start"], value["end"], value["path"]
+            if len(start) != _BOUNDARY_LEN or len(end) != _BOUNDARY_LEN:
                 return None
-        document = self.session.by_path.get(doc_path)
-        if document is None:
-            return None
-        starts = (document._lines or document.lines).starts
-        count = len(starts)
-        if not (0 < start_line <= end_line <= count):
-            return None
-        # Found in the content between the line's ends (a line ends before its break, the
-        # last one at the content's end): no line is sliced out.
-        content = document.content
-        first_start = starts[start_line - 1]
-        line_end = starts[start_line] - 1 if start_line < count else len(content)
-        begin = content.find(start_str, first_start, line_end)
-        if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
-            return None
-        last_start = starts[end_line - 1]
-        line_end = starts[end_line] - 1 if end_line < count else len(content)
-        end_at = content.find(end_str, last_start, line_end)
-        if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
+            start_line, start_str, end_line, end_str = start["line"], start["str"], end["line"], end["str"]
+            if type(start_line) is not int or type(end_line) is not int or not start_str or not end_str:
+                return None  # (an int, not a bool)
+            polarity = confidence = None
+            if source:
+                polarity, confidence = value["polarity"], value["confidence"]
+                if polarity != "supports" and polarity != "refutes":
+                    return None
+                if (
+                    type(confidence) is not float
+                    and type(confidence) is not int
+                    or not LOW_CONFIDENCE <= confidence <= 1
+                ):
+                    return None
+            document = self.session.by_path.get(doc_path)  # None for any path that is not a str
+            if document is None:
+                return None
+            starts = (document._lines or document.lines).starts
+            count = len(starts)
+            if not (0 < start_line <= end_line <= count):
+                return None
+            # Found in the content between the line's ends (a line ends before its break, the
+            # last one at the content's end): no line is sliced out.
+            content = document.content
+            first_start = starts[start_line - 1]
+            line_end = starts[start_line] - 1 if start_line < count else len(content)
+            begin = content.find(start_str, first_start, line_end)
+            if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
+                return None
+            last_start = starts[end_line - 1]
+            line_end = starts[end_line] - 1 if end_line < count else len(content)
+            end_at = content.find(end_str, last_start, line_end)
+            if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
+                return None
+        except (KeyError, TypeError):
             return None
         finish = end_at + len(end_str)
         if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
