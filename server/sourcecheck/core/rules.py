@@ -85,6 +85,7 @@ BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
 _ANNOTATION_SET = frozenset(("claim", "sources"))
+_ANNOTATION_LEN = len(_ANNOTATION_SET)
 # The keys of a clean annotation's objects: its own, its claim's and each source's (with
 # their boundaries').
 _ANNOTATION_KEYS = len(_ANNOTATION_SET)
@@ -510,11 +511,14 @@ class _Checker:
         # over 10,000 items, the least done per item counts).
         after: tuple[list[int], list[int], list[int]] = ([len(annotations)], [len(refs)], [first_finding])
         after_annotations, after_refs, after_findings = after
-        stop, check = self.stop, self.annotation
+        stop, check, clean = self.stop, self.annotation, self.clean_annotation
+        fresh = not self.previous.annotations  # nothing to reuse: each tried in one go first
         for index, item in enumerate(value):
             if stop is not None and stop.is_set():
                 raise Cancelled
-            check(item, ("annotations", index))
+            path = ("annotations", index)
+            if not (fresh and clean(item, path)):
+                check(item, path, tried=fresh)
             after_annotations.append(len(annotations))
             after_refs.append(len(refs))
             after_findings.append(len(findings))
@@ -655,7 +659,8 @@ class _Checker:
         self.memo.results = (annotations, refs, findings[first_finding:])
         self.memo.counts = (counts[0], counts[1], counts[2])
 
-    def annotation(self, value: Any, path: Path) -> None:
+    def annotation(self, value: Any, path: Path, tried: bool = False) -> None:
+        """Check one annotation (``tried``: the one-go check declined it already)."""
         cached = self.previous.annotations.get(id(value))
         kept: dict[Path, tuple[Ref, list[Finding]]] = {}
         if cached is not None and cached.value is value:
@@ -667,7 +672,7 @@ class _Checker:
                 self.memo.annotations[id(value)] = cached
                 return
             kept = self.untouched_refs(cached)
-        elif self.clean_annotation(value, path):
+        elif not tried and self.clean_annotation(value, path):
             return
         first_finding, first_ref = len(self.findings), len(self.session.refs)
         ref_findings = self.check_annotation(value, path, kept)
@@ -696,9 +701,12 @@ class _Checker:
         nothing else, every ref valid (see :meth:`valid_ref`), no source citing the claim's
         document, no two sources alike: it has no finding. What it records is what the
         careful path records for it; False (nothing recorded) means "take the careful path"."""
-        if type(value) is not dict or value.keys() != _ANNOTATION_SET:
+        if type(value) is not dict or len(value) != _ANNOTATION_LEN:
             return False
-        sources = value["sources"]
+        try:
+            claim_value, sources = value["claim"], value["sources"]
+        except KeyError:  # two keys, not those
+            return False
         if type(sources) is not list or not sources:
             return False
         refs = self.session.refs
@@ -707,7 +715,7 @@ class _Checker:
         claim_path = path + ("claim",)
         valid_ref = self.valid_ref
         claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
-        claim = valid_ref(value["claim"], claim_path, annotation, False) if claim_first else None
+        claim = valid_ref(claim_value, claim_path, annotation, False) if claim_first else None
         if claim_first and claim is None:
             return False
         found: list[Ref] = []
@@ -718,16 +726,18 @@ class _Checker:
                 return False
             found.append(source)
         if not claim_first:
-            claim = valid_ref(value["claim"], claim_path, annotation, False)
+            claim = valid_ref(claim_value, claim_path, annotation, False)
             if claim is None:
                 del refs[first_ref:]
                 return False
         assert claim is not None
         cited = claim.doc_path
-        if any(source.doc_path == cited for source in found) or (
-            len(found) > 1 and len(set(map(coordinates, found))) < len(found)
-        ):
-            del refs[first_ref:]  # a self-citation or a repeated source: said by the careful path
+        for source in found:
+            if source.doc_path == cited:
+                del refs[first_ref:]  # a self-citation: said by the careful path
+                return False
+        if len(found) > 1 and len(set(map(coordinates, found))) < len(found):
+            del refs[first_ref:]  # a repeated source: said by the careful path
             return False
         annotation.claim, annotation.sources = claim, found
         self.session.annotations.append(annotation)
