@@ -22,6 +22,7 @@ from .rules import SEVERITY, check, exit_code
 from .session import Annotation, Document, Finding, Path, Ref, Session
 from .syntax import (
     Cancelled,
+    DuplicateWatch,
     JArray,
     JLazy,
     JObject,
@@ -165,16 +166,16 @@ class Analysis:
     def _settle_duplicates(self) -> None:
         """Settle whether each annotation the parse decoded without its pairs holds a key
         twice (see JLazy): not when the check found it clean and its text holds no more
-        `:` than its objects' keys; any other is decoded once more."""
+        `:` than its objects' keys; any other is looked at again (holds_duplicates)."""
         checks = self.memo.annotations if self.memo is not None else {}
-        tree = self.tree
+        tree, watch = self.tree, DuplicateWatch()
         for item in tree.unsure:
             if item.has_duplicates is None:
                 checked = checks.get(id(item.value))
                 if checked is not None and checked.value is item.value and checked.keys == item.colons:
                     item.has_duplicates = False
                 else:
-                    tree.holds_duplicates(item)
+                    tree.holds_duplicates(item, watch)
         tree.unsure = []
 
     def origin(self, finding: Finding) -> Finding:

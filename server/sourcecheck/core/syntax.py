@@ -163,8 +163,9 @@ class JLazy(Node):
     Whether it holds a key twice is known at once, or (an annotation, decoded without
     looking at its pairs: that took a quarter of a full parse) ``None`` until settled
     (:func:`holds_duplicates`): a text with no more `:` than the keys its objects hold
-    has none (every key is followed by a `:` outside strings), which the check tells of
-    an annotation it found clean (see ``Analysis``); any other is decoded once more."""
+    has none (every key is followed by a `:` outside strings; ``colons`` counts them).
+    The check says how many keys an annotation it found clean has (see ``Analysis``);
+    another's are counted; one whose strings hold a `:` is decoded once more."""
 
     __slots__ = ("value", "path", "has_duplicates", "colons", "_start", "_end", "_tail", "_expanded", "_expanded_at")
 
@@ -294,9 +295,9 @@ class Tree:
             self.duplicates.extend(parser.duplicates)
         return node.expanded
 
-    def holds_duplicates(self, node: JLazy) -> bool:
+    def holds_duplicates(self, node: JLazy, watch: DuplicateWatch | None = None) -> bool:
         """Whether a lazily decoded item holds a key twice (settled now if not known)."""
-        return holds_duplicates(node, *self.item_text(node))
+        return holds_duplicates(node, *self.item_text(node), watch)
 
     def item_text(self, node: Node) -> tuple[str, int]:
         """A text holding ``node`` and where it starts in it: the whole text if it is at
@@ -510,11 +511,42 @@ def parse(text: str, stop: Stop | None = None) -> Tree:
     return Tree(text, root, parser.issues, parser.duplicates, unsure=parser.unsure)
 
 
-def holds_duplicates(item: JLazy, text: str, at: int) -> bool:
-    """Whether ``item``, written in ``text`` at ``at``, holds a key twice: known, or found
-    by decoding it once more with its pairs (and known from then on)."""
+def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | None = None) -> bool:
+    """Whether ``item``, written in ``text`` at ``at``, holds a key twice: known; else none
+    when its text has as many `:` as its objects have keys (see JLazy), else found by
+    decoding it once more with its pairs (``watch``, if given, does). Known from then on."""
     if item.has_duplicates is None:
-        seen = [False]
+        if item.colons == keys_in(item.value):
+            item.has_duplicates = False
+        else:
+            item.has_duplicates = (watch or DuplicateWatch()).holds(text, at)
+    return item.has_duplicates
+
+
+def keys_in(value: Any) -> int:
+    """How many keys the objects in a decoded value have, in all."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            count += len(item)
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+    return count
+
+
+class DuplicateWatch:
+    """A decoder that tells whether the value it last decoded held a key twice."""
+
+    __slots__ = ("decoder", "seen")
+
+    def __init__(self) -> None:
+        # A list, not an attribute: a closure over self would be a reference cycle, kept
+        # until a collection (and a parser holds one, with its text).
+        seen = self.seen = [False]
 
         def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             result = dict(pairs)
@@ -522,9 +554,13 @@ def holds_duplicates(item: JLazy, text: str, at: int) -> bool:
                 seen[0] = True
             return result
 
-        json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant).raw_decode(text, at)
-        item.has_duplicates = seen[0]
-    return item.has_duplicates
+        self.decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
+
+    def holds(self, text: str, at: int) -> bool:
+        """Whether the valid JSON value at ``at`` holds a key twice."""
+        self.seen[0] = False
+        self.decoder.raw_decode(text, at)
+        return self.seen[0]
 
 
 def brace_debt(text: str) -> int:
@@ -684,17 +720,9 @@ class _Parser:
         self._closers: list[str] = []
         # Where a resumed array loop stopped (see :meth:`array_items`), if it did.
         self.resynced = -1
-        # Set by the decoder's hook; a list, not an attribute of self: a closure over self
-        # would be a reference cycle, keeping every parser (and its text) until a collection.
-        duplicates_seen = self._duplicates_seen = [False]
-
-        def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            result = dict(pairs)
-            if len(result) != len(pairs):
-                duplicates_seen[0] = True
-            return result
-
-        self.decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
+        self.watch = DuplicateWatch()  # its decoder tells of keys seen twice
+        self.decoder = self.watch.decoder
+        self._duplicates_seen = self.watch.seen
         self.unsure: list[JLazy] = []  # annotations decoded by _PLAIN (see JLazy)
 
     # -- helpers
