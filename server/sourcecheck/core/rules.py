@@ -86,11 +86,10 @@ _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEY
 _REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
 _ANNOTATION_SET = frozenset(("claim", "sources"))
 _ANNOTATION_LEN = len(_ANNOTATION_SET)
-# The keys of a clean annotation's objects: its own, its claim's and each source's (with
-# their boundaries').
-_ANNOTATION_KEYS = len(_ANNOTATION_SET)
-_CLAIM_KEYS = len(_REF_SET) + 2 * len(_BOUNDARY_SET)
-_SOURCE_KEYS = len(_SOURCE_SET) + 2 * len(_BOUNDARY_SET)
+# The keys of a clean annotation's objects: its claim's and each source's, with their
+# boundaries' (and its own two).
+_CLAIM_KEYS = _REF_LEN + 2 * _BOUNDARY_LEN
+_SOURCE_KEYS = _SOURCE_LEN + 2 * _BOUNDARY_LEN
 _weak = weakref.ref
 _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
     keys: frozenset(keys)
@@ -744,7 +743,7 @@ class _Checker:
         mine = refs[first_ref:]
         # What it depended on (see depends): every ref resolved in a document of by_path.
         depends: dict[str | None, Any] = {ref.doc_path: ref.document.content for ref in mine}  # type: ignore[union-attr]
-        keys = _ANNOTATION_KEYS + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
+        keys = _ANNOTATION_LEN + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
         self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {}, keys)
         return True
 

@@ -720,9 +720,8 @@ class _Parser:
         self._closers: list[str] = []
         # Where a resumed array loop stopped (see :meth:`array_items`), if it did.
         self.resynced = -1
-        self.watch = DuplicateWatch()  # its decoder tells of keys seen twice
-        self.decoder = self.watch.decoder
-        self._duplicates_seen = self.watch.seen
+        watch = DuplicateWatch()  # its decoder tells of keys seen twice
+        self.decoder, self._duplicates_seen = watch.decoder, watch.seen
         self.unsure: list[JLazy] = []  # annotations decoded by _PLAIN (see JLazy)
 
     # -- helpers
