@@ -224,6 +224,12 @@ def _loose(text: str, fold_case: bool) -> str:
     long as ``text``, character for character, so that a match maps back to it."""
     plain = text.translate(_LOOSE)
     if fold_case:
+        # Each character folded alone, unless its lower case is longer ("İ"): what str.lower
+        # gives in C when no character grows and no capital sigma is there (its lower case
+        # depends on the letters around it).
+        lowered = plain.lower()
+        if len(lowered) == len(plain) and "\u03a3" not in plain:
+            return lowered
         plain = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in plain)
     return plain
 
