@@ -1372,7 +1372,10 @@ class _Parser:
             if (
                 type(sources) is list
                 and sources
-                and any(type(s) is dict and "claim" in s for s in (sources[0], sources[-1]))
+                and (
+                    (type(sources[0]) is dict and "claim" in sources[0])
+                    or (type(sources[-1]) is dict and "claim" in sources[-1])
+                )
             ):
                 # `"sources": [` typed (or `,` after a source), and the annotations after it read
                 # as its sources: valid JSON, but not what was meant (the last of them, or the
