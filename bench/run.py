@@ -263,7 +263,7 @@ def open_parts(text: str) -> dict[str, float]:
         "json.loads": loads,
         "check": best_of(3, lambda: check(value)),
         "plain resolution": max(0.0, best_of(3, lambda: baseline(text)) - loads),
-        "unique resolution": best_of(3, lambda: unique_resolution(json.loads(text))) - loads,
+        "unique resolution": max(1e-6, best_of(3, lambda: unique_resolution(json.loads(text))) - loads),
         "diagnostics": min(best_of(1, diagnostics_of(Analysis(text))) for _ in range(3)),
     }
 
