@@ -124,7 +124,8 @@ def break_ref(rng: random.Random, ref: dict[str, Any], kind: str, lines: list[st
     start, end = ref["start"], ref["end"]
     line = lines[start["line"] - 1]
     if kind == "ambiguous":
-        repeated = [ch for ch in set(line) if line.count(ch) > 1]
+        # In the line's order (not a set's): the same session whatever the hash seed.
+        repeated = [ch for ch in dict.fromkeys(line) if line.count(ch) > 1]
         start["str"] = rng.choice(repeated) if repeated else start["str"]
     elif kind == "not-found":
         start["str"] = "§" + start["str"] + "§"
