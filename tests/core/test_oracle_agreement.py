@@ -96,8 +96,9 @@ def test_a_non_object_root_and_non_json_agree_with_the_oracle():
 
 # -- keys written twice ---------------------------------------------------------------------
 # The parse decodes an annotation without looking at its pairs; that it holds no key twice is
-# taken from the check (a clean annotation whose text has no more `:` than its keys), any
-# other is decoded again (see JLazy). Strings holding `:` and keys written twice, anywhere.
+# taken from the check (a clean annotation whose text has no more `:` than its keys), or from
+# its keys counted, else it is decoded again (see JLazy). Strings holding `:` or not, and keys
+# written twice, anywhere.
 
 WORDS = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "be:ta", "::"]
 
