@@ -3,10 +3,11 @@
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.positions import line_starts
 from sourcecheck.core.syntax import (
     JArray,
     JLazy,
@@ -18,6 +19,7 @@ from sourcecheck.core.syntax import (
     parse,
     to_python,
 )
+from sourcecheck.core.text import Text
 
 
 def issues(text):
@@ -152,6 +154,40 @@ def test_string_offsets_map_back_through_every_kind_of_escape(value, ascii_only)
         start, end = mapping.raw_range(i, i + 1)
         assert json.loads('"' + text[start:end] + '"') == value[i]
     assert mapping.raw_offset(len(value)) == node.end - 1
+
+
+# Pieces of a string body as a file may write them: line breaks escaped each way, other
+# escapes, raw characters (a raw line break, a lone backslash at the end: not JSON, parsed anyway).
+body_pieces = st.lists(
+    st.sampled_from(
+        ["a", "é", "🚀", "\\n", "\\u000a", "\\u000A", '\\"', "\\\\", "\\/", "\\t", "\n", "\\ud83d\\ude80", "\\x"]
+    ),
+    max_size=12,
+).map("".join)
+
+
+# How the string ends: closed, or the file ending after a lone backslash (an escape of one
+# character: the only one not longer than what it gives) or after a backslash and a quote.
+endings = st.sampled_from(['"}', "\\", '\\"'])
+
+
+@example("\\n", '"}', False)  # the map made from the line starts
+@example("\\n", '"}', True)
+@example("\\n", "\\", False)  # as many characters more as breaks, one backslash too many
+@example("\\n", "\\", True)
+@example("\n\\t", '"}', False)  # a raw break, and as many backslashes and characters more
+@example("\n\\t", '"}', True)
+@given(body_pieces, endings, st.booleans())
+def test_a_string_map_from_line_starts_is_the_map_found_from_escapes(body, ending, in_pieces):
+    text = '{"content": "' + body + ending
+    node = parse(text).root.members[0].value
+    assert isinstance(node, JString)
+    source = Text(text[:15]).edited(15, 15, text[15:]) if in_pieces else text  # two pieces: not a str
+    read_off, found = StringMap(source, node, line_starts(node.value)), StringMap(text, node)
+    decoded, raw = range(len(node.value) + 1), range(read_off.body_start, node.end)
+    assert (read_off.length, read_off.escapes) == (found.length, found.escapes)
+    assert list(map(read_off.raw_offset, decoded)) == list(map(found.raw_offset, decoded))
+    assert list(map(read_off.decoded_offset, raw)) == list(map(found.decoded_offset, raw))
 
 
 @given(st.text(alphabet=st.sampled_from(list('ab\\"u0dD8e9x')), max_size=20))

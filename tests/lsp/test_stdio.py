@@ -4,6 +4,8 @@ else with json.loads (lsp/stdio.py): whatever the body, the same value or the sa
 from __future__ import annotations
 
 import json
+import os
+import socket
 
 import orjson
 import pytest
@@ -74,3 +76,30 @@ def test_without_orjson_every_body_is_read_by_json(monkeypatch):
     monkeypatch.setattr(stdio, "fast_loads", None)
     assert same(stdio.decode(b'{"id": 123456789012345678901234567890}'), {"id": 123456789012345678901234567890})
     assert stdio.decode(b'{"a": [1, "b"]}') == {"a": [1, "b"]}
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_the_servers_pipes_hold_a_megabyte_each_way():
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    with open(read_end, "rb") as stdin, open(write_end, "wb") as stdout:
+        before = fcntl.fcntl(stdin.fileno(), fcntl.F_GETPIPE_SZ)
+        stdio.widen(stdin)
+        stdio.widen(stdout)  # the same pipe: asked once more, and still a megabyte
+        assert before < stdio.BUFFER_BYTES == fcntl.fcntl(stdin.fileno(), fcntl.F_GETPIPE_SZ)
+
+
+def test_a_socket_is_widened_and_a_file_is_left_as_it_is(tmp_path):
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        before = ours.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        with open(ours.fileno(), "rb", closefd=False) as stream:
+            stdio.widen(stream)
+        assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) > before
+        ours.sendall(b"still open")  # the duplicate closed, not the stream's own descriptor
+        assert theirs.recv(16) == b"still open"
+    with open(tmp_path / "file", "wb") as file:
+        stdio.widen(file)  # not a pipe or a socket: nothing to do, nothing raised
+        file.write(b"written")
+    assert (tmp_path / "file").read_bytes() == b"written"

@@ -302,12 +302,13 @@ class Analysis:
                 and inherited[1] == (node.start, node.end)
             ):
                 cache[document.path] = inherited
+            elif node is not None:
+                # The content's line starts, found by the check, give the map of a content
+                # whose only escapes are its line breaks (see StringMap).
+                starts = (document._lines or document.lines).starts if document.content == node.value else None
+                cache[document.path] = (node, (node.start, node.end), StringMap(self.source, node, starts))
             else:
-                cache[document.path] = (
-                    (node, (node.start, node.end), StringMap(self.source, node))
-                    if node is not None
-                    else (None, None, None)
-                )
+                cache[document.path] = (None, None, None)
         return cache[document.path][2]
 
     def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:
@@ -324,9 +325,7 @@ class Analysis:
         mapping = self.content_map(document) if document else None
         if document is None or mapping is None or not place.node.start < offset < place.node.end:
             return None
-        # Characters are counted from the start of each escape: walk the escapes.
-        decoded = _decoded_offset(mapping, offset)
-        return document, decoded
+        return document, mapping.decoded_offset(offset)
 
     def refs_into(self, document: Document) -> list[Ref]:
         return [ref for ref in self.session.refs if ref.document is not None and ref.document.path == document.path]
@@ -400,17 +399,6 @@ class Analysis:
                 )
             )
         return found
-
-
-def _decoded_offset(mapping: StringMap, raw: int) -> int:
-    """The decoded offset of the character written at (or spanning) file offset ``raw``."""
-    index = bisect_right(mapping.raw_at, raw) - 1
-    if index < 0:
-        return raw - mapping.body_start
-    escape_end = mapping.raw_at[index] + mapping.raw_len[index]
-    if raw < escape_end:
-        return mapping.decoded_at[index]
-    return mapping.decoded_at[index] + 1 + (raw - escape_end)
 
 
 def analyze(text: str) -> Analysis:

@@ -1004,7 +1004,6 @@ class _Checker:
             Boundary(end_line, end_str, "end", [end_at - last_start], 1),
             document,
             True,
-            content[begin:finish],
             (begin, finish),
             polarity,
             confidence,
@@ -1165,7 +1164,6 @@ class _Checker:
         begin = document.offset(ref.start.line, start_col)
         finish = document.offset(ref.end.line, end_col)
         ref.span = (begin, finish)
-        ref.text = document.content[begin:finish]
         ref.valid = True
 
     def find_boundary(self, boundary: Boundary, document: Document, ref: Ref) -> bool:

@@ -23,9 +23,9 @@ import json
 import operator
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
@@ -426,33 +426,88 @@ class StringMap:
     to exactly one code point, so the map is a sorted list of escapes.
     """
 
-    __slots__ = ("body_start", "decoded_at", "raw_at", "raw_len", "length")
+    __slots__ = ("body_start", "length", "_line_starts", "_escapes")
 
-    def __init__(self, text: str | Text, node: JString) -> None:
+    def __init__(self, text: str | Text, node: JString, line_starts: Sequence[int] | None = None) -> None:
+        """The map of ``node``, a string of ``text``; ``line_starts``, if given, are where
+        the lines of its value start (``line_starts(node.value)``): when every escape of the
+        string is a ``\\n`` (how a document's content is mostly written), the map is read
+        off them, without looking for its escapes (13 contents of a 12 MB session, 44,000
+        escapes: 13 ms, then under 2)."""
         self.body_start = start = node.start + 1
         body_end = _body_end(text, node.start, node.end)
+        self._escapes: tuple[list[int], list[int], list[int]] | None = None
+        self._line_starts = None
+        if line_starts is not None and _newlines_only(text, start, body_end, node.value, len(line_starts) - 1):
+            self._line_starts = line_starts
+            self.length = len(node.value)
+            return
         # Without a Python-level loop: a content string holds tens of thousands of escapes.
         escapes = list(_ESCAPE.finditer(text[start:body_end]))
         at = list(map(re.Match.start, escapes))
-        self.raw_len: list[int] = list(map(operator.sub, map(re.Match.end, escapes), at))
-        self.raw_at: list[int] = list(map(operator.add, at, repeat(start)))
+        raw_len = list(map(operator.sub, map(re.Match.end, escapes), at))
         # Each escape before one shortens the decoded text by its length less one.
-        removed = list(accumulate(map(operator.sub, self.raw_len, repeat(1)), initial=0))
-        self.decoded_at: list[int] = list(map(operator.sub, at, removed))
+        removed = list(accumulate(map(operator.sub, raw_len, repeat(1)), initial=0))
+        self._escapes = (list(map(operator.sub, at, removed)), list(map(operator.add, at, repeat(start))), raw_len)
         self.length = body_end - start - removed[-1]
+
+    @property
+    def escapes(self) -> tuple[list[int], list[int], list[int]]:
+        """Where each escape is, in order: its decoded offsets, its text offsets and its lengths."""
+        if self._escapes is None:
+            starts = self._line_starts
+            assert starts is not None
+            count = len(starts) - 1
+            decoded_at = list(map(operator.sub, islice(starts, 1, None), repeat(1)))  # each \n
+            self._escapes = (
+                decoded_at,
+                list(map(operator.add, decoded_at, range(self.body_start, self.body_start + count))),
+                [2] * count,
+            )
+        return self._escapes
 
     def raw_offset(self, decoded: int) -> int:
         """The text offset where the decoded character at ``decoded`` is written."""
-        i = bisect_right(self.decoded_at, decoded) - 1
+        starts = self._line_starts
+        if starts is not None:  # one more for each \n before it
+            return self.body_start + decoded + bisect_right(starts, decoded) - 1
+        decoded_at, raw_at, raw_len = self.escapes
+        i = bisect_right(decoded_at, decoded) - 1
         if i < 0:
             return self.body_start + decoded
-        if self.decoded_at[i] == decoded:
-            return self.raw_at[i]
-        return self.raw_at[i] + self.raw_len[i] + (decoded - self.decoded_at[i] - 1)
+        if decoded_at[i] == decoded:
+            return raw_at[i]
+        return raw_at[i] + raw_len[i] + (decoded - decoded_at[i] - 1)
+
+    def decoded_offset(self, raw: int) -> int:
+        """The decoded offset of the character written at (or spanning) text offset ``raw``."""
+        decoded_at, raw_at, raw_len = self.escapes
+        index = bisect_right(raw_at, raw) - 1
+        if index < 0:
+            return raw - self.body_start
+        escape_end = raw_at[index] + raw_len[index]
+        if raw < escape_end:
+            return decoded_at[index]
+        return decoded_at[index] + 1 + (raw - escape_end)
 
     def raw_range(self, start: int, end: int) -> tuple[int, int]:
         """The text extent of the decoded characters ``[start, end)``."""
         return self.raw_offset(start), self.raw_offset(end)
+
+
+def _newlines_only(text: str | Text, start: int, end: int, value: str, newlines: int) -> bool:
+    """Whether the string body ``text[start:end]``, whose value ``value`` holds ``newlines``
+    line breaks, writes each of them as ``\\n`` and has no other escape. Each escape holds
+    at least one backslash and, but for a lone one at the end, is longer than the character
+    it gives; with no raw line break in the body, each of the value's breaks is one escape.
+    So a body holding as many backslashes as the value has breaks, and longer than the value
+    by as many characters, holds exactly those escapes, each two characters long: ``\\n``."""
+    if end - start != len(value) + newlines:
+        return False
+    if isinstance(text, str):
+        return text.count("\\", start, end) == newlines and text.find("\n", start, end) < 0
+    body = text[start:end]
+    return body.count("\\") == newlines and "\n" not in body
 
 
 def decode_lenient(body: str) -> str:
