@@ -165,17 +165,25 @@ class Analysis:
 
     def _settle_duplicates(self) -> None:
         """Settle whether each annotation the parse decoded without its pairs holds a key
-        twice (see JLazy): not when the check found it clean and its text holds no more
-        `:` than its objects' keys; any other is looked at again (holds_duplicates)."""
+        twice (see JLazy). Of one the check found clean, the keys are known, and its only
+        strings with a `:` are its refs' paths and boundaries: when no `:` is written as an
+        escape, the others follow its keys, one each as written, and more of them than its
+        keys are keys twice. Any other is looked at again (holds_duplicates)."""
         checks = self.memo.annotations if self.memo is not None else {}
         tree, watch = self.tree, DuplicateWatch()
         for item in tree.unsure:
             if item.has_duplicates is None:
                 checked = checks.get(id(item.value))
-                if checked is not None and checked.value is item.value and checked.keys == item.colons:
+                if checked is None or checked.value is not item.value or checked.keys < 0:
+                    tree.holds_duplicates(item, watch)
+                elif checked.keys == item.colons:
                     item.has_duplicates = False
                 else:
-                    tree.holds_duplicates(item, watch)
+                    text, at = tree.item_text(item)
+                    if text.find("\\u003", at, at + item.end - item.start) >= 0:  # a `:` may be `\u003a`
+                        tree.holds_duplicates(item, watch)
+                    else:
+                        item.has_duplicates = item.colons - _colons_in(checked.refs) != checked.keys
         tree.unsure = []
 
     def origin(self, finding: Finding) -> Finding:
@@ -399,6 +407,12 @@ class Analysis:
                 )
             )
         return found
+
+
+def _colons_in(refs: list[Ref]) -> int:
+    """The `:` in the paths and boundaries of valid refs (the strings of a clean annotation
+    but its sources' polarities, which hold none)."""
+    return "\0".join([part for ref in refs for part in (ref.doc_path, ref.start.str, ref.end.str)]).count(":")  # type: ignore[union-attr]
 
 
 def analyze(text: str) -> Analysis:

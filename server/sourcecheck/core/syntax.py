@@ -571,26 +571,37 @@ def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | No
     when its text has as many `:` as its objects have keys (see JLazy), else found by
     decoding it once more with its pairs (``watch``, if given, does). Known from then on."""
     if item.has_duplicates is None:
-        if item.colons == keys_in(item.value):
+        keys, in_strings = keys_and_colons(item.value)
+        if item.colons == keys:
             item.has_duplicates = False
+        elif text.find("\\u003", at, at + item.end - item.start) < 0:
+            # No `:` written as an escape: those in strings are the decoded strings' own, and
+            # the others follow the keys, one each, as written: more of them than keys decoded
+            # (of a key written twice, or of the strings of a value it replaced) are keys twice.
+            item.has_duplicates = item.colons - in_strings != keys
         else:
             item.has_duplicates = (watch or DuplicateWatch()).holds(text, at)
     return item.has_duplicates
 
 
-def keys_in(value: Any) -> int:
-    """How many keys the objects in a decoded value have, in all."""
-    count = 0
+def keys_and_colons(value: Any) -> tuple[int, int]:
+    """How many keys the objects in a decoded value have, in all, and how many `:` its
+    strings (keys included) hold."""
+    count = colons = 0
     stack = [value]
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind is dict:
             count += len(item)
+            if item:  # the keys' own, less the join's
+                colons += ":".join(item).count(":") - (len(item) - 1)
             stack.extend(item.values())
         elif kind is list:
             stack.extend(item)
-    return count
+        elif kind is str:
+            colons += item.count(":")
+    return count, colons
 
 
 class DuplicateWatch:
