@@ -412,7 +412,7 @@ class Analysis:
 def _colons_in(refs: list[Ref]) -> int:
     """The `:` in the paths and boundaries of valid refs (the strings of a clean annotation
     but its sources' polarities, which hold none)."""
-    return "\0".join([part for ref in refs for part in (ref.doc_path, ref.start.str, ref.end.str)]).count(":")  # type: ignore[union-attr]
+    return "\0".join([part for ref in refs for part in (ref.doc_path, ref.start.str, ref.end.str)]).count(":")  # type: ignore[union-attr,misc]
 
 
 def analyze(text: str) -> Analysis:
