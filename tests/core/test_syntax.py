@@ -1,6 +1,7 @@
 """Parsing JSON with positions: strict about JSON, never giving up, exact through escapes."""
 
 import json
+import re
 
 import pytest
 from hypothesis import example, given
@@ -188,6 +189,35 @@ def test_a_string_map_from_line_starts_is_the_map_found_from_escapes(body, endin
     assert (read_off.length, read_off.escapes) == (found.length, found.escapes)
     assert list(map(read_off.raw_offset, decoded)) == list(map(found.raw_offset, decoded))
     assert list(map(read_off.decoded_offset, raw)) == list(map(found.decoded_offset, raw))
+
+
+valid_bodies = st.lists(
+    st.sampled_from(["a", "é", "🚀", "\\n", "\\u000a", '\\"', "\\\\", "\\/", "\\t", "\\ud83d\\ude80"]),
+    max_size=12,
+).map("".join)
+
+
+@example("a\\nb", True, None)
+@example("a\\nb", False, 1)
+@given(valid_bodies, st.booleans(), st.sampled_from([None, 1]))
+def test_a_content_string_is_placed_as_the_parse_places_it(body, content_first, indent):
+    value = json.loads('"' + body + '"')
+    members = [f'"content": "{body}"', '"path": "p"']
+    item = "{" + ", ".join(members if content_first else members[::-1]) + "}"
+    text = '{"documents": [\n' + (" " * (indent or 0)) + item + "\n]}"
+    path = ("documents", 0, "content")
+    tree = parse(text)
+    node, read_off = tree.string_at(path, value, line_starts(value))
+    expected = parse(text).node_at_path(path)
+    assert isinstance(node, JString) and isinstance(expected, JString)
+    assert (node.start, node.end, node.value) == (expected.start, expected.end, expected.value)
+    escapes = re.findall(r"\\.", body)
+    # Read off the text (the item not parsed again) exactly when its only escapes are \n,
+    # as the map made from the line starts takes it.
+    assert read_off == all(escape == "\\n" for escape in escapes)
+    assert read_off == (tree.root.member("documents").value.items[0].expanded is None)
+    mapped, found = StringMap(text, node, line_starts(value), read_off), StringMap(text, expected)
+    assert (mapped.length, mapped.escapes) == (found.length, found.escapes)
 
 
 @given(st.text(alphabet=st.sampled_from(list('ab\\"u0dD8e9x')), max_size=20))

@@ -49,8 +49,8 @@ def looks_like_session(text: str) -> bool:
 
 
 _SERIALS = itertools.count()
-ContentMap = tuple[JString | None, tuple[int, int] | None, StringMap | None]
-"""A content string's node, its extent when mapped, and its escape map."""
+ContentMap = tuple[Node | None, tuple[int, int] | None, StringMap | None]
+"""A document's item, its extent when its content was mapped, and the content's escape map."""
 
 
 def _by_start(pair: tuple[tuple[int, int], Finding]) -> int:
@@ -297,26 +297,30 @@ class Analysis:
         return node if isinstance(node, JString) else None
 
     def content_map(self, document: Document) -> StringMap | None:
-        """The escape map of a document's ``content`` (kept from the previous version when
-        the string node did not move)."""
+        """The escape map of a document's ``content``: kept from the previous version when
+        the document's item is the same, where it was (a reused item's text is unchanged)."""
         cache: dict[str, ContentMap] = self.__dict__.setdefault("_content_maps", {})
         if document.path not in cache:
-            node = self.content_node(document)
+            item = self.tree.node_at_path(document.json_path)
             inherited = self._inherited_maps.get(document.path)
             if (
-                node is not None
+                item is not None
                 and inherited is not None
-                and inherited[0] is node
-                and inherited[1] == (node.start, node.end)
+                and inherited[0] is item
+                and inherited[1] == (item.start, item.end)
             ):
                 cache[document.path] = inherited
-            elif node is not None:
-                # The content's line starts, found by the check, give the map of a content
-                # whose only escapes are its line breaks (see StringMap).
-                starts = (document._lines or document.lines).starts if document.content == node.value else None
-                cache[document.path] = (node, (node.start, node.end), StringMap(self.source, node, starts))
             else:
-                cache[document.path] = (None, None, None)
+                mapping = None
+                if item is not None:
+                    # The content's line starts, found by the check, place the string in the
+                    # text and map it when its only escapes are its line breaks (see StringMap).
+                    starts = (document._lines or document.lines).starts
+                    node, read_off = self.tree.string_at(document.json_path + ("content",), document.content, starts)
+                    if node is not None:
+                        known = read_off or document.content == node.value
+                        mapping = StringMap(self.source, node, starts if known else None, read_off)
+                cache[document.path] = (item, (item.start, item.end) if item is not None else None, mapping)
         return cache[document.path][2]
 
     def content_extent(self, document: Document, start: int, end: int) -> tuple[int, int] | None:

@@ -343,6 +343,23 @@ class Tree:
             node = self.child(node, part)
         return (node.start, node.end) if node is not None else None
 
+    def string_at(self, path: Path, value: str, line_starts: Sequence[int]) -> tuple[JString | None, bool]:
+        """The string at ``path``, known to decode to ``value`` (whose lines start at
+        ``line_starts``), and whether it was read off the text (then its only escapes are
+        ``\\n``: see string_extent); else the tree's own node (None if it is not a string)."""
+        node = self.root
+        for depth, part in enumerate(path):
+            if node is None:
+                return None, False
+            if isinstance(node, JLazy) and node.expanded is None and not self.holds_duplicates(node):
+                text, at = self.item_text(node)
+                found = string_extent(text, at, path[depth:], value, line_starts)
+                if found is not None:
+                    return JString(found[0] + node.start - at, found[1] + node.start - at, value), True
+            node = self.child(node, part)
+        node = self.expand(node) if node is not None else None
+        return (node, False) if isinstance(node, JString) else (None, False)
+
     def member_at_path(self, path: Path) -> Member | None:
         """The member whose value ``path`` names (for a key's own range)."""
         if not path or not isinstance(path[-1], str):
@@ -428,17 +445,21 @@ class StringMap:
 
     __slots__ = ("body_start", "length", "_line_starts", "_escapes")
 
-    def __init__(self, text: str | Text, node: JString, line_starts: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, text: str | Text, node: JString, line_starts: Sequence[int] | None = None, newlines_only: bool = False
+    ) -> None:
         """The map of ``node``, a string of ``text``; ``line_starts``, if given, are where
         the lines of its value start (``line_starts(node.value)``): when every escape of the
-        string is a ``\\n`` (how a document's content is mostly written), the map is read
-        off them, without looking for its escapes (13 contents of a 12 MB session, 44,000
-        escapes: 13 ms, then under 2)."""
+        string is a ``\\n`` (how a document's content is mostly written; ``newlines_only``:
+        known to be), the map is read off them, without looking for its escapes (13 contents
+        of a 12 MB session, 44,000 escapes: 13 ms, then under 2)."""
         self.body_start = start = node.start + 1
         body_end = _body_end(text, node.start, node.end)
         self._escapes: tuple[list[int], list[int], list[int]] | None = None
         self._line_starts = None
-        if line_starts is not None and _newlines_only(text, start, body_end, node.value, len(line_starts) - 1):
+        if line_starts is not None and (
+            newlines_only or _newlines_only(text, start, body_end, node.value, len(line_starts) - 1)
+        ):
             self._line_starts = line_starts
             self.length = len(node.value)
             return
@@ -1460,6 +1481,35 @@ _SKIPPER = json.JSONDecoder()
 def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
     """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent),
     which has no duplicate key: the first member with a key is the only one."""
+    start = _value_at(text, pos, path)
+    if start is None:
+        return None
+    _, end = _SKIPPER.raw_decode(text, start)
+    return start, end
+
+
+def string_extent(text: str, pos: int, path: Path, value: str, line_starts: Sequence[int]) -> tuple[int, int] | None:
+    """Extent of the string at ``path`` below the valid JSON value at ``pos`` (which has no
+    duplicate key), known to decode to ``value``, whose lines start at ``line_starts``: found
+    without reading it (a document's content is a megabyte at times) when its only escapes
+    are ``\\n``, else None.
+
+    In valid JSON each character of a string is written as itself or as an escape longer
+    than it, and a line break only as an escape. So the string's closing quote is at least as
+    many characters after its body's start as the value has, and one more for each break; if
+    an unescaped quote (not after a backslash) is right there, it is the closing one, and the
+    body holds no other escape than one ``\\n`` for each break."""
+    start = _value_at(text, pos, path)
+    if start is None:
+        return None
+    end = start + 1 + len(value) + len(line_starts) - 1
+    if end >= len(text) or text[end] != '"' or (end > start + 1 and text[end - 1] == "\\"):
+        return None
+    return start, end + 1
+
+
+def _value_at(text: str, pos: int, path: Path) -> int | None:
+    """Where the value at ``path`` below the valid JSON value at ``pos`` starts (see _skip_to)."""
     for part in path:
         opener = text[pos]
         pos += 1
@@ -1497,8 +1547,7 @@ def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
                 index += 1
         else:
             return None
-    _, end = _SKIPPER.raw_decode(text, pos)
-    return pos, end
+    return pos
 
 
 def _body_end(text: str | Text, start: int, end: int) -> int:
