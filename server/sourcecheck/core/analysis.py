@@ -10,6 +10,7 @@ one's tree, which is moved out from then on.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -171,7 +172,23 @@ class Analysis:
         keys are keys twice. Any other is looked at again (holds_duplicates)."""
         checks = self.memo.annotations if self.memo is not None else {}
         tree, watch = self.tree, DuplicateWatch()
-        for item in tree.unsure:
+        unsure = tree.unsure
+        clean_keys = self.memo.clean_keys if self.memo is not None else None
+        array = self.tree.node_at_path(("annotations",))
+        if (
+            clean_keys is not None
+            and len(clean_keys) == len(unsure)
+            and isinstance(array, JArray)
+            and array.items == unsure
+        ):
+            # Every item decoded in one go, in the order of the values checked: compared in C,
+            # then each clean one with as many `:` as keys settled (the check's memory of an
+            # item is looked up only for the others).
+            same = list(map(operator.eq, clean_keys, map(operator.attrgetter("colons"), unsure)))
+            for item, settled in zip(unsure, same, strict=True):
+                if settled:
+                    item.has_duplicates = False
+        for item in unsure:
             if item.has_duplicates is None:
                 checked = checks.get(id(item.value))
                 if checked is None or checked.value is not item.value or checked.keys < 0:

@@ -432,3 +432,6 @@ class CheckMemo:
     # Findings of annotations that moved, by identity: the previous check's finding each
     # one is (its place in the text moved with the text, if the edit left it whole).
     origins: dict[int, Finding] = field(default_factory=dict)
+    # Of a check that tried each item of the array in one go, the keys of each it found
+    # clean, by index (0: not clean): what settles keys twice (see Analysis).
+    clean_keys: list[int] | None = None

@@ -518,16 +518,21 @@ class _Checker:
         after_annotations, after_refs, after_findings = after
         stop, check, clean = self.stop, self.annotation, self.clean_annotation
         fresh = not self.previous.annotations  # nothing to reuse: each tried in one go first
+        clean_keys: list[int] = []
+        keep_keys = clean_keys.append
         for index, item in enumerate(value):
             if stop is not None and stop.is_set():
                 raise Cancelled
             path = ("annotations", index)
-            if not (fresh and clean(item, path)):
+            keys = clean(item, path) if fresh else 0
+            if not keys:
                 check(item, path, tried=fresh)
+            keep_keys(keys)
             after_annotations.append(len(annotations))
             after_refs.append(len(refs))
             after_findings.append(len(findings))
         self.memo.array = value
+        self.memo.clean_keys = clean_keys if fresh else None
         self.memo.results = (annotations, refs, findings[first_finding:])
         counts = [list(map(operator.sub, kind[1:], kind)) for kind in after]  # in C
         self.memo.counts = (counts[0], counts[1], counts[2])
@@ -701,19 +706,20 @@ class _Checker:
             deps[None] = self.known_documents()
         return deps
 
-    def clean_annotation(self, value: Any, path: Path) -> bool:
+    def clean_annotation(self, value: Any, path: Path) -> int:
         """The common case, checked quickly: an annotation of a claim and its sources and
         nothing else, every ref valid (see :meth:`valid_ref`), no source citing the claim's
         document, no two sources alike: it has no finding. What it records is what the
-        careful path records for it; False (nothing recorded) means "take the careful path"."""
+        careful path records for it, and it tells how many keys its objects hold in all; 0
+        (nothing recorded) means "take the careful path"."""
         if type(value) is not dict or len(value) != _ANNOTATION_LEN:
-            return False
+            return 0
         try:
             claim_value, sources = value["claim"], value["sources"]
         except KeyError:  # two keys, not those
-            return False
+            return 0
         if type(sources) is not list or not sources:
-            return False
+            return 0
         refs = self.session.refs
         first_ref = len(refs)
         annotation = Annotation(path)
@@ -722,28 +728,28 @@ class _Checker:
         claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
         claim = valid_ref(claim_value, claim_path, annotation, False) if claim_first else None
         if claim_first and claim is None:
-            return False
+            return 0
         found: list[Ref] = []
         for index, item in enumerate(sources):
             source = valid_ref(item, path + ("sources", index), annotation, True)
             if source is None:
                 del refs[first_ref:]
-                return False
+                return 0
             found.append(source)
         if not claim_first:
             claim = valid_ref(claim_value, claim_path, annotation, False)
             if claim is None:
                 del refs[first_ref:]
-                return False
+                return 0
         assert claim is not None
         cited = claim.doc_path
         for source in found:
             if source.doc_path == cited:
                 del refs[first_ref:]  # a self-citation: said by the careful path
-                return False
+                return 0
         if len(found) > 1 and len(set(map(coordinates, found))) < len(found):
             del refs[first_ref:]  # a repeated source: said by the careful path
-            return False
+            return 0
         annotation.claim, annotation.sources = claim, found
         self.session.annotations.append(annotation)
         mine = refs[first_ref:]
@@ -751,7 +757,7 @@ class _Checker:
         depends: dict[str | None, Any] = {ref.doc_path: ref.document.content for ref in mine}  # type: ignore[union-attr]
         keys = _ANNOTATION_LEN + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
         self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {}, keys)
-        return True
+        return keys
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
         """What checking an unchanged annotation gave, at ``path`` (it moved when items
