@@ -8,6 +8,8 @@ import json
 import logging
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.protocol import JsonRPCProtocol
 from pygls.protocol.json_rpc import JsonRPCResponseMessage
@@ -203,3 +205,17 @@ def test_without_a_transport_nothing_is_written(protocol, caplog):
     with caplog.at_level(logging.ERROR, logger="sourcecheck"):
         wire.send(protocol, "{}")
     assert "no transport" in caplog.text
+
+
+WIRE_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@given(WIRE_VALUES)
+def test_a_diagnostic_is_written_as_json_dumps_writes_it(value):
+    """Byte for byte (NaN, non-ASCII text, lone surrogates included), by json's C encoder."""
+    assert wire._ENCODER is not None
+    assert wire.dumps({"range": value}) == json.dumps({"range": value})

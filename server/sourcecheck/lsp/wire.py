@@ -28,6 +28,24 @@ log = logging.getLogger("sourcecheck")
 Wire = dict[str, Any]
 """A diagnostic in its JSON form, as sent."""
 
+# json.dumps's own C encoder, made once: what json.dumps does for each value, less the
+# Python around it (2 of the 8 microseconds of a diagnostic; a thousand are written on
+# opening a large session). The same text: the compact-less separators and ASCII escapes.
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_ENCODER = (
+    _C_ENCODER(
+        None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+    if _C_ENCODER is not None
+    else None
+)
+
+
+def dumps(value: Wire) -> str:
+    """``json.dumps(value)`` (the value holds no cycle)."""
+    return "".join(_ENCODER(value, 0)) if _ENCODER is not None else json.dumps(value)
+
+
 # Stands for the list while the rest of the message is encoded; unique to this process,
 # so no text of the message can hold it.
 _PLACEHOLDER = f"sourcecheck-diagnostics-{uuid.uuid4().hex}"

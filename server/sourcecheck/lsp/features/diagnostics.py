@@ -9,7 +9,6 @@ cannot have moved it (see :mod:`..wire`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -22,7 +21,7 @@ from ...core.session import Finding, Severity
 from ...core.syntax import StringMap
 from ..app import View
 from ..runtime import COLLECTOR
-from ..wire import Wire, WrittenDiagnostics
+from ..wire import Wire, WrittenDiagnostics, dumps
 
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -103,7 +102,7 @@ def note(code: str, message: str, severity: types.DiagnosticSeverity) -> tuple[W
         "code": code,
         "source": "sourcecheck",
     }
-    return wire, json.dumps(wire)
+    return wire, dumps(wire)
 
 
 def too_large(characters: int, limit_mb: int) -> WrittenDiagnostics:
@@ -185,7 +184,7 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
             }
             if finding.code == "boundary-ambiguous":
                 wire["relatedInformation"] = occurrence_locations(view, finding)
-            sent = Sent(finding, extent, content, wire, json.dumps(wire))
+            sent = Sent(finding, extent, content, wire, dumps(wire))
         cache.sent[id(finding)] = sent
         found.append((sent.wire, sent.encoded))
     view.memo.wire = cache
@@ -208,9 +207,9 @@ def _shifted(previous: Sent, finding: Finding, extent: tuple[int, int], lines: i
         "end": {"line": end["line"] + lines, "character": end["character"]},
     }
     wire = {**previous.wire, "range": moved}
-    head = json.dumps({"range": old})[:-1]  # `{"range": {...}}` without its closing brace
+    head = dumps({"range": old})[:-1]  # `{"range": {...}}` without its closing brace
     assert previous.encoded.startswith(head)
-    encoded = json.dumps({"range": moved})[:-1] + previous.encoded[len(head) :]
+    encoded = dumps({"range": moved})[:-1] + previous.encoded[len(head) :]
     return Sent(finding, extent, previous.content, wire, encoded)
 
 
