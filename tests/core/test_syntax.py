@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.positions import line_starts
 from sourcecheck.core.syntax import (
+    Cancelled,
     JArray,
     JLazy,
     JObject,
@@ -72,6 +73,42 @@ def test_what_is_not_json_is_reported_where_it_breaks(text, where, words):
     assert found, text
     assert found[0][0] == where
     assert words in found[0][1]
+
+
+ITEM = '{"claim": {"path": "a"}}'
+
+
+@pytest.mark.parametrize(
+    "between",
+    [" // note\n", "/* note */", "\n  /* note */  ", "\n// note\n  "],
+)
+@pytest.mark.parametrize("array", ["annotations", "documents"])
+def test_a_comment_between_the_items_of_a_session_array_is_reported_once(between, array):
+    """Before the comma after an item, or after the comma: each item still decoded whole."""
+    for text in (f'{{"{array}": [{ITEM}{between}, {ITEM}, {ITEM}]}}', f'{{"{array}": [{ITEM},{between}{ITEM}]}}'):
+        found = issues(text)
+        assert [where for where, _ in found] == [text.index("/")], text
+        assert "comments" in found[0][1]
+        items = parse(text).root.members[0].value.items
+        assert all(isinstance(item, JLazy) for item in items) and len(items) == text.count(ITEM)
+    text = f'{{"{array}": [{ITEM}{between}, ]}}'  # and a trailing comma after it: said too
+    assert [(where, "trailing comma" in message) for where, message in issues(text)] == [
+        (text.index("/"), False),
+        (text.index(", ]"), True),
+    ]
+
+
+def test_parsing_stops_among_the_annotations_soon_after_it_is_called_off():
+    class After:  # set once it has been asked ten times
+        asked = 0
+
+        def is_set(self):
+            self.asked += 1
+            return self.asked > 10
+
+    text = '{"annotations": [' + ", ".join([ITEM] * 100) + "]}"
+    with pytest.raises(Cancelled):
+        parse(text, After())
 
 
 def test_half_typed_json_keeps_every_complete_annotation():

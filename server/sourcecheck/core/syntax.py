@@ -1381,6 +1381,7 @@ class _Parser:
         want_item = True
         trailing_comma = -1
         junk = False
+        declined = -1  # where an item was not valid JSON, found so by the decoder (not tried again)
         if first_index:  # resumed just after an item (decoded in one go): as the loop is after one
             want_item = False
             pos = self.skip(pos)
@@ -1388,6 +1389,28 @@ class _Parser:
                 want_item, trailing_comma = True, pos
                 pos += 1
         while True:
+            if fast and want_item and not junk:
+                # One object after another, each decoded in C and followed by a comma (ten
+                # thousand annotations): read here, as the loop below reads them, until
+                # anything else comes (then the loop takes it).
+                while True:
+                    at = _after_ws(text, pos)
+                    if at >= self.n or text[at] != "{" or (stops is not None and at in stops):
+                        break
+                    if self.stop is not None and self.stop.is_set():
+                        raise Cancelled
+                    lazy, end = self.fast_item(at, path + (first_index + len(items),))
+                    if lazy is None:
+                        declined = at
+                        break
+                    items.append(lazy)
+                    pos = end if end < self.n and text[end] == "," else self.skip(end)
+                    if pos < self.n and text[pos] == ",":
+                        trailing_comma = pos
+                        pos += 1
+                    else:
+                        want_item, trailing_comma = False, -1
+                        break
             pos = self.skip(pos)
             if pos >= self.n:
                 self.eof_issue("the file ends inside an array; close it with `]`")
@@ -1428,7 +1451,7 @@ class _Parser:
                 raise Cancelled
             item: Node | None = None
             index = first_index + len(items)
-            if fast:
+            if fast and pos != declined:
                 item, pos = self.fast_item(pos, path + (index,))
             if item is None:
                 item, end = self.value(pos, path + (index,), depth + 1)
