@@ -395,9 +395,9 @@ class AnnotationCheck:
     """What checking one annotation gave, and what it depended on."""
 
     value: Any  # the annotation's JSON value (reused only while it is the very same object)
-    # {document path: the content it was checked against (None: no such document)}; the
-    # None key holds the list of documents that an unknown path's message names.
-    depends: dict[str | None, Any]
+    # What it depended on (see ``depends``); None for an annotation whose refs all resolved
+    # in documents of the session: read off them when first asked.
+    known_depends: dict[str | None, Any] | None
     annotation: Annotation
     findings: list[Finding]
     refs: list[Ref]
@@ -405,6 +405,14 @@ class AnnotationCheck:
     # The keys its objects hold in all, when the one-go check saw each object's keys (-1
     # otherwise): its text holding no more `:` than that holds no key twice (see JLazy).
     keys: int = -1
+
+    @property
+    def depends(self) -> dict[str | None, Any]:
+        """{document path: the content it was checked against (None: no such document)}; the
+        None key holds the list of documents that an unknown path's message names."""
+        if self.known_depends is None:
+            self.known_depends = {ref.doc_path: ref.document.content for ref in self.refs}  # type: ignore[union-attr]
+        return self.known_depends
 
 
 @dataclass(slots=True)

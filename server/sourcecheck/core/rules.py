@@ -752,11 +752,10 @@ class _Checker:
             return 0
         annotation.claim, annotation.sources = claim, found
         self.session.annotations.append(annotation)
-        mine = refs[first_ref:]
-        # What it depended on (see depends): every ref resolved in a document of by_path.
-        depends: dict[str | None, Any] = {ref.doc_path: ref.document.content for ref in mine}  # type: ignore[union-attr]
+        # What it depended on is read off its refs when asked (each resolved in a document of
+        # by_path: see AnnotationCheck.depends).
         keys = _ANNOTATION_LEN + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
-        self.memo.annotations[id(value)] = AnnotationCheck(value, depends, annotation, [], mine, {}, keys)
+        self.memo.annotations[id(value)] = AnnotationCheck(value, None, annotation, [], refs[first_ref:], {}, keys)
         return keys
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
@@ -785,7 +784,8 @@ class _Checker:
         else:
             annotation.claim, annotation.sources = refs[-1], refs[:-1]
         if not cached.findings:
-            return AnnotationCheck(cached.value, cached.depends, annotation, [], refs, {}, cached.keys)
+            # (what it depends on, if not read yet, is read off the moved refs: the same)
+            return AnnotationCheck(cached.value, cached.known_depends, annotation, [], refs, {}, cached.keys)
         by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)}
         findings = {id(f): self.moved_finding(f, depth, path, by_old) for f in cached.findings}
         return AnnotationCheck(
