@@ -7,9 +7,11 @@ the careful path would accept cleanly, but it must never accept a ref the carefu
 report, nor build a Ref that differs from the one the careful path builds.
 """
 
+import json
 import math
 from unittest import mock
 
+import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
@@ -511,3 +513,44 @@ def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
         ("self-citation", ("annotations", 2)),
     ]
     assert [r.json_path for r in session.refs[:2]] == [("annotations", 0, "sources", 0), ("annotations", 0, "claim")]
+
+
+@pytest.mark.parametrize("differs", ["path", "start line", "start str", "end line", "end str"])
+def test_two_sources_alike_but_for_one_part_are_taken_in_one_go(differs):
+    """Sources are the same (duplicate-source, said by the careful path) only if their path
+    and both boundaries are: alike but for one part, the annotation is clean."""
+    content = "alpha beta gamma\nalpha beta gamma"
+    first = {"path": "d", "start": {"line": 1, "str": "alpha"}, "end": {"line": 1, "str": "beta"}}
+    second = json.loads(json.dumps(first))
+    if differs == "path":
+        second["path"] = "f"
+    elif differs == "start line":
+        second["start"]["line"], second["end"]["line"] = 2, 2
+    elif differs == "start str":
+        second["start"]["str"] = "alpha "
+    elif differs == "end line":
+        second["end"] = {"line": 2, "str": "beta"}
+    else:
+        second["end"]["str"] = "gamma"
+    value = {
+        "documents": [{"path": p, "content": content} for p in "def"],
+        "annotations": [
+            {
+                "claim": {"path": "e", "start": {"line": 1, "str": "alpha"}, "end": {"line": 1, "str": "beta"}},
+                "sources": [
+                    {**first, "polarity": "supports", "confidence": 0.9},
+                    {**second, "polarity": "supports", "confidence": 0.9},
+                ],
+            }
+        ],
+    }
+    taken = []
+    original = _Checker.clean_annotation
+
+    def spy(self, value, path):
+        taken.append(original(self, value, path))
+        return taken[-1]
+
+    with mock.patch.object(_Checker, "clean_annotation", spy):
+        _, findings, _ = check(value)
+    assert findings == [] and taken == [2 + 7 + 2 * 9]

@@ -431,9 +431,10 @@ class Analysis:
 
 
 def _colons_in(refs: list[Ref]) -> int:
-    """The `:` in the paths and boundaries of valid refs (the strings of a clean annotation
-    but its sources' polarities, which hold none)."""
-    return "\0".join([part for ref in refs for part in (ref.doc_path, ref.start.str, ref.end.str)]).count(":")  # type: ignore[union-attr,misc]
+    """The `:` in the paths and boundaries of refs resolved in one go (the strings of a clean
+    annotation but its sources' polarities, which hold none), read off their JSON values."""
+    parts = [part for ref in refs for part in (ref.doc_path, ref.raw["start"]["str"], ref.raw["end"]["str"])]
+    return "\0".join(parts).count(":")  # type: ignore[arg-type]
 
 
 def analyze(text: str) -> Analysis:

@@ -27,6 +27,7 @@ from .session import (
     Mention,
     Path,
     Ref,
+    ResolvedRef,
     Session,
     Severity,
     Side,
@@ -296,6 +297,9 @@ def _number(path: Path) -> int:
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_RESOLVED_COORDINATES = operator.attrgetter("coordinates")  # of a ResolvedRef: read off its JSON
 
 
 def coordinates(source: Ref) -> tuple[Any, ...]:
@@ -747,7 +751,7 @@ class _Checker:
             if source.doc_path == cited:
                 del refs[first_ref:]  # a self-citation: said by the careful path
                 return 0
-        if len(found) > 1 and len(set(map(coordinates, found))) < len(found):
+        if len(found) > 1 and len(set(map(_RESOLVED_COORDINATES, found))) < len(found):
             del refs[first_ref:]  # a repeated source: said by the careful path
             return 0
         annotation.claim, annotation.sources = claim, found
@@ -1001,18 +1005,16 @@ class _Checker:
         finish = end_at + len(end_str)
         if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
             return None
-        ref = Ref(
+        ref = ResolvedRef(
             path,
             _weak(annotation),
             value,
             doc_path,
-            Boundary(start_line, start_str, "start", [begin - first_start], 1),
-            Boundary(end_line, end_str, "end", [end_at - last_start], 1),
             document,
-            True,
             (begin, finish),
             polarity,
             confidence,
+            (begin - first_start, end_at - last_start),
         )
         self.session.refs.append(ref)
         return ref
