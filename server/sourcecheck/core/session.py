@@ -243,24 +243,27 @@ class ResolvedRef(Ref):
         polarity: Any,
         confidence: Any,
         columns: tuple[int, int],
-        boundaries: tuple[Boundary | None, Boundary | None] = (None, None),
+        boundaries: tuple[Boundary, Boundary] | None = None,
     ) -> None:
-        self.json_path, self.annotation_link, self.raw, self.doc_path = json_path, annotation_link, raw, doc_path
-        self.document, self.valid, self.span, self.polarity, self.confidence = (
-            document,
-            True,
-            span,
-            polarity,
-            confidence,
-        )
+        self.json_path = json_path
+        self.annotation_link = annotation_link
+        self.raw = raw
+        self.doc_path = doc_path
+        self.document = document
+        self.valid = True
+        self.span = span
+        self.polarity = polarity
+        self.confidence = confidence
         self.columns = columns
-        _START_SLOT.__set__(self, boundaries[0])
-        _END_SLOT.__set__(self, boundaries[1])
+        if boundaries is not None:  # else its boundary slots stay empty until read
+            _START_SLOT.__set__(self, boundaries[0])
+            _END_SLOT.__set__(self, boundaries[1])
 
     @property
     def start(self) -> Boundary:
-        boundary: Boundary | None = _START_SLOT.__get__(self)
-        if boundary is None:
+        try:
+            boundary: Boundary = _START_SLOT.__get__(self, ResolvedRef)
+        except AttributeError:  # not made yet
             raw = self.raw["start"]
             boundary = Boundary(raw["line"], raw["str"], "start", [self.columns[0]], 1)
             _START_SLOT.__set__(self, boundary)
@@ -272,8 +275,9 @@ class ResolvedRef(Ref):
 
     @property
     def end(self) -> Boundary:
-        boundary: Boundary | None = _END_SLOT.__get__(self)
-        if boundary is None:
+        try:
+            boundary: Boundary = _END_SLOT.__get__(self, ResolvedRef)
+        except AttributeError:  # not made yet
             raw = self.raw["end"]
             boundary = Boundary(raw["line"], raw["str"], "end", [self.columns[1]], 1)
             _END_SLOT.__set__(self, boundary)
@@ -293,7 +297,10 @@ class ResolvedRef(Ref):
         """See :meth:`Ref.moved`: its boundaries shared once made, else made when read."""
         # It resolved in a document (at another place in the file now).
         assert document is not None and self.doc_path is not None and self.span is not None
-        boundaries = (_START_SLOT.__get__(self), _END_SLOT.__get__(self))
+        try:
+            boundaries: tuple[Boundary, Boundary] | None = (_START_SLOT.__get__(self), _END_SLOT.__get__(self))
+        except AttributeError:  # not both made: each is made when read
+            boundaries = None
         return ResolvedRef(
             json_path,
             weakref.ref(annotation),
