@@ -172,8 +172,14 @@ class JLazy(Node):
     def __init__(
         self, start: int, end: int, value: Any, path: Path, has_duplicates: bool | None, colons: int = -1
     ) -> None:
-        self._start, self._end, self._tail, self.value = start, end, NOT_MOVED, value
-        self.path, self.has_duplicates, self.colons = path, has_duplicates, colons
+        # (one by one: ten thousand are made on opening a large session)
+        self._start = start
+        self._end = end
+        self._tail = NOT_MOVED
+        self.value = value
+        self.path = path
+        self.has_duplicates = has_duplicates
+        self.colons = colons
         self._expanded: Node | None = None
         self._expanded_at = -1
 
