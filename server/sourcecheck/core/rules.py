@@ -314,6 +314,9 @@ class _Checker:
         self.stop = stop
         self.findings: list[Finding] = []
         self.session = Session()
+        # What resolving a ref in each document of by_path reads, by path, once the first
+        # ref to it is resolved: the document, its content, its line starts, its length.
+        self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
         self.previous = memo or CheckMemo()
         self.memo = CheckMemo()
         self._documents_unchanged: bool | None = None
@@ -980,23 +983,26 @@ class _Checker:
                     or not LOW_CONFIDENCE <= confidence <= 1
                 ):
                     return None
-            document = self.session.by_path.get(doc_path)  # None for any path that is not a str
-            if document is None:
-                return None
-            starts = (document._lines or document.lines).starts
+            resolving = self.resolving.get(doc_path)  # (a path that is not hashable raises TypeError)
+            if resolving is None:
+                found = self.session.by_path.get(doc_path)  # None for any path that is not a str
+                if found is None:
+                    return None
+                lines = found._lines or found.lines
+                resolving = self.resolving[doc_path] = (found, found.content, lines.starts, len(found.content))
+            document, content, starts, size = resolving
             count = len(starts)
             if not (0 < start_line <= end_line <= count):
                 return None
             # Found in the content between the line's ends (a line ends before its break, the
             # last one at the content's end): no line is sliced out.
-            content = document.content
             first_start = starts[start_line - 1]
-            line_end = starts[start_line] - 1 if start_line < count else len(content)
+            line_end = starts[start_line] - 1 if start_line < count else size
             begin = content.find(start_str, first_start, line_end)
             if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
                 return None
             last_start = starts[end_line - 1]
-            line_end = starts[end_line] - 1 if end_line < count else len(content)
+            line_end = starts[end_line] - 1 if end_line < count else size
             end_at = content.find(end_str, last_start, line_end)
             if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
                 return None
