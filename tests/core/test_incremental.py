@@ -243,15 +243,18 @@ def test_analyses_leave_no_reference_cycles():
         gc.enable()
 
 
-@pytest.mark.parametrize("broken", [0.0, 1.0])
-def test_a_moved_ref_keeps_everything_but_its_annotation_path_and_document(broken):
+@pytest.mark.parametrize("broken, read_before", [(0.0, False), (0.0, True), (1.0, False)])
+def test_a_moved_ref_keeps_everything_but_its_annotation_path_and_document(broken, read_before):
     """``Ref.moved`` lists the fields by hand, for speed: a new field must not be lost. A ref
-    resolved in one go (a ResolvedRef) makes its boundaries when read: the same ones."""
+    resolved in one go (a ResolvedRef) makes its boundaries when read (``read_before``: they
+    were, before it moved): the same ones."""
     import dataclasses
 
     analysis = Analysis(generate(5, documents=2, lines=8, annotations=4, broken=broken).text(indent=2))
     ref = analysis.session.refs[0]
     assert isinstance(ref, ResolvedRef) == (broken == 0.0)
+    if read_before:
+        assert ref.start is not None
     annotation = analysis.session.annotations[-1]
     document = analysis.session.documents[-1]
     copy = ref.moved(annotation, ("annotations", 9, "claim"), document)
@@ -396,3 +399,13 @@ def test_typing_at_one_place_goes_through_no_item_after_it():
                 assert len(joined) < 5, f"keystroke {step} went through {len(joined)} items"
             joined.clear()
     assert fingerprint(analysis) == fingerprint(Analysis(text))
+
+
+def test_a_boundary_of_a_resolved_ref_set_stays_set_when_the_other_is_made():
+    analysis = Analysis(generate(5, documents=2, lines=8, annotations=2, broken=0.0).text(indent=2))
+    ref = analysis.session.refs[0]
+    assert isinstance(ref, ResolvedRef)
+    ref.start = None  # (as the careful path does to a ref that is not well formed)
+    assert ref.end is not None and ref.end.side == "end" and ref.start is None
+    ref.end = None
+    assert ref.end is None

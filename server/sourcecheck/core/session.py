@@ -227,8 +227,9 @@ _START_SLOT, _END_SLOT = Ref.__dict__["start"], Ref.__dict__["end"]
 class ResolvedRef(Ref):
     """A ref the check resolved in one go (see ``rules.valid_ref``): each boundary's ``str``
     found once on its line, at ``columns`` (start, end). Its :class:`Boundary` objects are
-    made from its JSON value when first read: a large session's 30,000 refs took two
-    boundaries and two lists each, some 10 ms of opening it, for the few a request reads."""
+    made from its JSON value when one is first read (``columns`` is None from then on): a
+    large session's 30,000 refs took two boundaries and two lists each, some 10 ms of
+    opening it, for the few a request reads."""
 
     __slots__ = ("columns",)
 
@@ -242,9 +243,10 @@ class ResolvedRef(Ref):
         span: tuple[int, int],
         polarity: Any,
         confidence: Any,
-        columns: tuple[int, int],
-        boundaries: tuple[Boundary, Boundary] | None = None,
+        columns: tuple[int, int] | None,
+        boundaries: tuple[Boundary | None, Boundary | None] = (None, None),
     ) -> None:
+        """``boundaries``: those made already (when ``columns`` is None)."""
         self.json_path = json_path
         self.annotation_link = annotation_link
         self.raw = raw
@@ -255,36 +257,42 @@ class ResolvedRef(Ref):
         self.polarity = polarity
         self.confidence = confidence
         self.columns = columns
-        if boundaries is not None:  # else its boundary slots stay empty until read
+        if columns is None:  # else its boundary slots stay empty until one is read
             _START_SLOT.__set__(self, boundaries[0])
             _END_SLOT.__set__(self, boundaries[1])
 
+    def _make_boundaries(self) -> None:
+        columns = self.columns
+        assert columns is not None
+        start, end = self.raw["start"], self.raw["end"]
+        _START_SLOT.__set__(self, Boundary(start["line"], start["str"], "start", [columns[0]], 1))
+        _END_SLOT.__set__(self, Boundary(end["line"], end["str"], "end", [columns[1]], 1))
+        self.columns = None
+
     @property
-    def start(self) -> Boundary:
-        try:
-            boundary: Boundary = _START_SLOT.__get__(self, ResolvedRef)
-        except AttributeError:  # not made yet
-            raw = self.raw["start"]
-            boundary = Boundary(raw["line"], raw["str"], "start", [self.columns[0]], 1)
-            _START_SLOT.__set__(self, boundary)
+    def start(self) -> Boundary | None:
+        if self.columns is not None:
+            self._make_boundaries()
+        boundary: Boundary | None = _START_SLOT.__get__(self, ResolvedRef)
         return boundary
 
     @start.setter
     def start(self, boundary: Boundary | None) -> None:
+        if self.columns is not None:
+            self._make_boundaries()
         _START_SLOT.__set__(self, boundary)
 
     @property
-    def end(self) -> Boundary:
-        try:
-            boundary: Boundary = _END_SLOT.__get__(self, ResolvedRef)
-        except AttributeError:  # not made yet
-            raw = self.raw["end"]
-            boundary = Boundary(raw["line"], raw["str"], "end", [self.columns[1]], 1)
-            _END_SLOT.__set__(self, boundary)
+    def end(self) -> Boundary | None:
+        if self.columns is not None:
+            self._make_boundaries()
+        boundary: Boundary | None = _END_SLOT.__get__(self, ResolvedRef)
         return boundary
 
     @end.setter
     def end(self, boundary: Boundary | None) -> None:
+        if self.columns is not None:
+            self._make_boundaries()
         _END_SLOT.__set__(self, boundary)
 
     @property
@@ -297,10 +305,7 @@ class ResolvedRef(Ref):
         """See :meth:`Ref.moved`: its boundaries shared once made, else made when read."""
         # It resolved in a document (at another place in the file now).
         assert document is not None and self.doc_path is not None and self.span is not None
-        try:
-            boundaries: tuple[Boundary, Boundary] | None = (_START_SLOT.__get__(self), _END_SLOT.__get__(self))
-        except AttributeError:  # not both made: each is made when read
-            boundaries = None
+        columns = self.columns
         return ResolvedRef(
             json_path,
             weakref.ref(annotation),
@@ -310,8 +315,8 @@ class ResolvedRef(Ref):
             self.span,
             self.polarity,
             self.confidence,
-            self.columns,
-            boundaries,
+            columns,
+            (None, None) if columns is not None else (_START_SLOT.__get__(self), _END_SLOT.__get__(self)),
         )
 
 
