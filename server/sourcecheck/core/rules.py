@@ -729,14 +729,14 @@ class _Checker:
             return 0
         refs = self.session.refs
         first_ref = len(refs)
-        annotation = Annotation(path)
+        found: list[Ref] = []  # its sources, as they are found
+        annotation = Annotation(path, None, found)
         claim_path = path + ("claim",)
         valid_ref = self.valid_ref
         claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
         claim = valid_ref(claim_value, claim_path, annotation, False) if claim_first else None
         if claim_first and claim is None:
             return 0
-        found: list[Ref] = []
         for index, item in enumerate(sources):
             source = valid_ref(item, path + ("sources", index), annotation, True)
             if source is None:
@@ -757,7 +757,7 @@ class _Checker:
         if len(found) > 1 and len(set(map(_RESOLVED_COORDINATES, found))) < len(found):
             del refs[first_ref:]  # a repeated source: said by the careful path
             return 0
-        annotation.claim, annotation.sources = claim, found
+        annotation.claim = claim
         self.session.annotations.append(annotation)
         # What it depended on is read off its refs when asked (each resolved in a document of
         # by_path: see AnnotationCheck.depends).
