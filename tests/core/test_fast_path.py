@@ -494,9 +494,9 @@ def test_a_confidence_integer_too_large_for_a_float_is_bad_confidence_on_both_pa
     assert [(f.code, f.path) for f in findings] == [("bad-confidence", ("annotations", 0, "sources", 1, "confidence"))]
 
 
-def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
-    """Of CLEAN, the first and last annotations have no finding (the fast path takes them
-    whole); the second repeats a source and the third cites its claim's document."""
+def checked_in_one_go(value):
+    """The session and findings of ``value``, and what the one-go check said of each annotation
+    (its keys if it took it whole, else 0)."""
     taken = []
     original = _Checker.clean_annotation
 
@@ -505,7 +505,14 @@ def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
         return taken[-1]
 
     with mock.patch.object(_Checker, "clean_annotation", spy):
-        session, findings, _ = check(CLEAN)
+        session, findings, _ = check(value)
+    return session, findings, taken
+
+
+def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
+    """Of CLEAN, the first and last annotations have no finding (the fast path takes them
+    whole); the second repeats a source and the third cites its claim's document."""
+    session, findings, taken = checked_in_one_go(CLEAN)
     # Each taken whole says how many keys its objects hold (2 + a claim's 7 + a source's 9).
     assert taken == [18, 0, 0, 18]
     assert [(f.code, f.path[:2]) for f in findings] == [
@@ -544,13 +551,5 @@ def test_two_sources_alike_but_for_one_part_are_taken_in_one_go(differs):
             }
         ],
     }
-    taken = []
-    original = _Checker.clean_annotation
-
-    def spy(self, value, path):
-        taken.append(original(self, value, path))
-        return taken[-1]
-
-    with mock.patch.object(_Checker, "clean_annotation", spy):
-        _, findings, _ = check(value)
+    _, findings, taken = checked_in_one_go(value)
     assert findings == [] and taken == [2 + 7 + 2 * 9]

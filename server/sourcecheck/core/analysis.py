@@ -33,6 +33,7 @@ from .syntax import (
     Stop,
     StringMap,
     Tree,
+    colon_escaped,
     iter_lazy,
     node_start,
     parse,
@@ -196,8 +197,7 @@ class Analysis:
                 elif checked.keys == item.colons:
                     item.has_duplicates = False
                 else:
-                    text, at = tree.item_text(item)
-                    if text.find("\\u003", at, at + item.end - item.start) >= 0:  # a `:` may be `\u003a`
+                    if colon_escaped(item, *tree.item_text(item)):
                         tree.holds_duplicates(item, watch)
                     else:
                         item.has_duplicates = item.colons - _colons_in(checked.refs) != checked.keys

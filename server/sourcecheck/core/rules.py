@@ -299,14 +299,7 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-_RESOLVED_COORDINATES = operator.attrgetter("coordinates")  # of a ResolvedRef: read off its JSON
-
-
-def coordinates(source: Ref) -> tuple[Any, ...]:
-    """What makes two sources of one annotation the same (duplicate-source): a well-formed
-    source's path and boundaries."""
-    assert source.start is not None and source.end is not None
-    return (source.doc_path, source.start.line, source.start.str, source.end.line, source.end.str)
+_COORDINATES = operator.attrgetter("coordinates")  # see Ref.coordinates
 
 
 class _Checker:
@@ -754,7 +747,7 @@ class _Checker:
             if source.doc_path == cited:
                 del refs[first_ref:]  # a self-citation: said by the careful path
                 return 0
-        if len(found) > 1 and len(set(map(_RESOLVED_COORDINATES, found))) < len(found):
+        if len(found) > 1 and len(set(map(_COORDINATES, found))) < len(found):
             del refs[first_ref:]  # a repeated source: said by the careful path
             return 0
         annotation.claim = claim
@@ -942,7 +935,7 @@ class _Checker:
                     source.json_path + ("path",),
                 )
             if source.well_formed:
-                key = coordinates(source)
+                key = source.coordinates
                 if key in seen:
                     first = seen[key].json_path
                     where = f"source {_number(first)} of this annotation"

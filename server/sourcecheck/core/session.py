@@ -219,6 +219,13 @@ class Ref:
         """The JSON path of one of this ref's boundaries."""
         return self.json_path + (boundary.side,)
 
+    @property
+    def coordinates(self) -> tuple[Any, ...]:
+        """What makes two sources of one annotation the same (duplicate-source): a well-formed
+        source's path and boundaries."""
+        assert self.start is not None and self.end is not None
+        return (self.doc_path, self.start.line, self.start.str, self.end.line, self.end.str)
+
 
 # The slots the boundaries of a ref are kept in (a ResolvedRef reads them through properties).
 _START_SLOT, _END_SLOT = Ref.__dict__["start"], Ref.__dict__["end"]
@@ -297,7 +304,7 @@ class ResolvedRef(Ref):
 
     @property
     def coordinates(self) -> tuple[Any, ...]:
-        """Its path and boundaries (see ``rules.coordinates``), read off its JSON value."""
+        """See :attr:`Ref.coordinates`: read off its JSON value, its boundaries not made."""
         start, end = self.raw["start"], self.raw["end"]
         return (self.doc_path, start["line"], start["str"], end["line"], end["str"])
 

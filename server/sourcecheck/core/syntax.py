@@ -601,7 +601,7 @@ def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | No
         keys, in_strings = keys_and_colons(item.value)
         if item.colons == keys:
             item.has_duplicates = False
-        elif text.find("\\u003", at, at + item.end - item.start) < 0:
+        elif not colon_escaped(item, text, at):
             # No `:` written as an escape: those in strings are the decoded strings' own, and
             # the others follow the keys, one each, as written: more of them than keys decoded
             # (of a key written twice, or of the strings of a value it replaced) are keys twice.
@@ -609,6 +609,12 @@ def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | No
         else:
             item.has_duplicates = (watch or DuplicateWatch()).holds(text, at)
     return item.has_duplicates
+
+
+def colon_escaped(item: JLazy, text: str, at: int) -> bool:
+    """Whether ``item``, written in ``text`` at ``at``, may write a `:` as an escape
+    (``\\u003a``): then the `:` written do not tell the strings' from the keys'."""
+    return text.find("\\u003", at, at + item.end - item.start) >= 0
 
 
 def keys_and_colons(value: Any) -> tuple[int, int]:
