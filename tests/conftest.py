@@ -6,12 +6,28 @@ what it opened when the test ends. A test that changes the server's settings or 
 requests starts a server of its own (``fresh_editor``, or ``started(...)``).
 """
 
+import os
+
 import pytest_asyncio
 import pytest_lsp
+from hypothesis import HealthCheck, Phase, Verbosity, settings
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
 from tests.support.lsp_support import PROFILES, SERVER, Editor
+
+# Hypothesis, as the test command runs it: no deadline (a busy machine is not a failing test),
+# and a failure told in a few lines, the falsifying example as a `@reproduce_failure` blob
+# rather than every draw. `HYPOTHESIS_PROFILE=dev` shows the draws (and explains them).
+_UNHURRIED = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile(
+    "sourcecheck",
+    verbosity=Verbosity.quiet,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+    **_UNHURRIED,
+)
+settings.register_profile("dev", **_UNHURRIED)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sourcecheck"))
 
 
 async def initialized(request, lsp_client: LanguageClient):

@@ -311,7 +311,7 @@ BOOL_CONFIDENCE = (
 @example(LIST_PATH)
 @example(NUMBER_STR)
 @example(BOOL_CONFIDENCE)
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1500)
 def test_the_fast_path_never_accepts_a_ref_the_careful_path_would_report(case):
     docs, value, source = case
     fast, _keep_fast = fast_path(docs, value, source)
@@ -383,7 +383,7 @@ def _unique(line, needle):
         True,
     )
 )
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 def test_the_fast_path_accepts_the_plain_common_case(case):
     docs, value, source = case
     start, end = value["start"]["str"], value["end"]["str"]
@@ -452,7 +452,7 @@ CLEAN = {  # each annotation without a finding, but for a source citing the clai
 @given(sessions())
 @example(HAND_WRITTEN)
 @example(CLEAN)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_a_whole_check_gives_the_same_findings_and_refs_with_or_without_the_fast_path(root):
     """Without `valid_ref`, neither fast path is taken (`clean_annotation`, for a whole
     annotation without findings, is built on it): both give what the careful path gives,

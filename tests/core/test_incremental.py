@@ -85,7 +85,7 @@ def test_random_edit_sequences_match_a_full_recheck():
 
 
 @given(st.integers(0, 10_000))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 def test_random_edit_sequences_match_a_full_recheck_hypothesis(seed):
     run_edits(seed, 15, pieces=PIECES if seed % 2 else TYPING)
 
@@ -337,7 +337,7 @@ def tail_edits(draw):
 
 
 @given(tail_edits())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_items_moved_by_their_tail_are_where_moving_each_one_puts_them(case):
     """`move_tail` moves the items after an edit with one addition to the array's tail: each
     item, lazily decoded or not (and what is inside a plain one), ends up where adding the

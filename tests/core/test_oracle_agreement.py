@@ -145,7 +145,7 @@ def sessions_with_keys_twice(draw):
     return text
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(sessions_with_keys_twice())
 def test_keys_written_twice_in_annotations_agree_with_the_oracle(text):
     compare(text)

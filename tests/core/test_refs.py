@@ -21,7 +21,7 @@ def selection(content: str):
     )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.data())
 def test_a_cited_selection_resolves_to_exactly_that_text(data):
     content = data.draw(documents)

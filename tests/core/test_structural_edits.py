@@ -706,7 +706,7 @@ def test_a_long_editing_session_with_typing_matches_a_full_check():
 
 
 @given(st.integers(0, 2**16), st.lists(st.sampled_from(STRUCTURE), min_size=1, max_size=6))
-@settings(deadline=None, max_examples=40)
+@settings(max_examples=40)
 def test_structural_edit_sequences_match_a_full_check_hypothesis(seed, operations):
     run(seed, operations)
 

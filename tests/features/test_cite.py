@@ -31,7 +31,7 @@ def formatted(value: object, indent: int | None) -> str:
     return json.dumps(value, ensure_ascii=False, indent=indent)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250)
 @given(st.lists(content, min_size=2, max_size=3), st.integers(0, 2), st.data(), st.sampled_from([None, 2, 4]))
 def test_every_cite_action_writes_a_ref_that_resolves_to_exactly_the_selection(contents, which, data, indent):
     documents = [{"path": f"doc{i}", "content": text} for i, text in enumerate(contents)]

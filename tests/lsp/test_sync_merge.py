@@ -23,7 +23,7 @@ def apply(text: str, edit: tuple[int, int, str]) -> str:
     return text[: edit[0]] + edit[2] + text[edit[1] :]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.data(), st.text(alphabet="ab{},\n中", max_size=30), st.integers(2, 6))
 def test_edits_merged_one_by_one_make_the_text_the_edits_make(data, text, count):
     edit = data.draw(edit_of(text))
