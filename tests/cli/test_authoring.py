@@ -284,7 +284,7 @@ def test_show_of_an_unknown_path_is_exit_2(capsys):
     assert (code, out) == (2, "") and "no document `nope`" in err
 
 
-# --- sync ------------------------------------------------------------------------------
+# --- sync (more in test_sync.py) -------------------------------------------------------
 
 
 def test_round_trip_new_ref_check_change_sync(capsys):
@@ -300,7 +300,7 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     assert code == 0 and out.endswith(
         "ok: 2 refs: 2 resolved, 0 failed; no findings\ns.json: 1 claim: 1 supported; 75% of article.txt uncited\n"
     )
-    assert sc(capsys, "sync", "s.json") == (0, "s.json: up to date\n", "")
+    assert sc(capsys, "sync", "s.json") == (0, "s.json: up to date: every document equals its file\n", "")
 
     write("report.txt", "Summary\nThe outcome of the trial was unclear.\nConfidence is high.\n")
     before = open("s.json", encoding="utf-8").read()
@@ -308,65 +308,23 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     assert (code, err) == (1, "")
     line = next(n for n, text in enumerate(before.splitlines(), 1) if '"sources"' in text) + 1
     assert out.splitlines() == [
-        "`report.txt`: its file has changed; `sourcecheck sync` would update its content",
-        f's.json:{line}: annotations/0 sources/0 (`report.txt`, line 2): was "outcome of the trial was positive", '
-        'now does not resolve (boundary-not-found: `"positive"` does not occur on line 2 of `report.txt`; check the '
-        "line "
-        "number and the exact text (matching is exact, case and accents included))",
-        "s.json: 1 document out of date; 0 refs changed, 1 broke; run `sourcecheck sync s.json` to update it, then "
-        "fix those refs",
+        "`report.txt`: its file has changed; 0 refs into it keep their text, but 1 ref cites text that changed: "
+        "the document is kept as it was",
+        f"s.json:{line}: /annotations/0/sources/0 (`report.txt`, line 2): was \"outcome of the trial was positive\", "
+        'now "outcome of the trial was unclear"',
+        "s.json: 1 document kept as it was (refs cite text that changed); judge the changed refs, then run "
+        "`sourcecheck sync --accept s.json`",
     ]
     assert open("s.json", encoding="utf-8").read() == before  # --check writes nothing
+    assert sc(capsys, "sync", "s.json")[0] == 1 and open("s.json", encoding="utf-8").read() == before
 
-    code, out, _ = sc(capsys, "sync", "s.json")
-    assert code == 1 and "annotations/0 sources/0" in out and "1 document updated" in out
-    after = open("s.json", encoding="utf-8").read()
-    assert (
-        json.loads(after)["documents"][1]["content"]
-        == "Summary\nThe outcome of the trial was unclear.\nConfidence is high.\n"
-    )
-    assert after.replace("unclear", "positive") == before  # only the content string changed
-    assert sc(capsys, "sync", "s.json") == (0, "s.json: up to date\n", "")
-    assert sc(capsys, "s.json")[0] == 1  # the broken ref is the checker's to report now
-
-
-def test_sync_rewrites_only_the_content_strings_and_keeps_the_files_formatting(capsys):
-    write("a.txt", "new text 東京\n")
-    write("b.txt", "b\n")
-    original = (
-        '{"session": {"documents": [{"path": "a.txt", "content": "old"},\r\n'
-        '  {"path": "b.txt",   "content": "\\u0062\\n"}]},\r\n "annotations": []}\r\n'
-    )
-    write("s.json", original, newline="")
-    code, out, _ = sc(capsys, "sync", "s.json")
-    assert code == 0 and "1 document updated; no ref changed" in out
-    with open("s.json", encoding="utf-8", newline="") as handle:
-        assert handle.read() == original.replace('"old"', '"new text 東京\\n"')
-
-
-def test_sync_reports_documents_without_a_file_and_leaves_them(capsys):
-    write(
-        "s.json",
-        json.dumps(
-            {
-                "documents": [
-                    {"path": "gone.txt", "content": "x"},
-                    {"path": "../up.txt", "content": "y"},
-                    {"path": "/etc/hostname", "content": "z"},
-                ],
-                "annotations": [],
-            }
-        ),
-    )
-    before = open("s.json").read()
-    code, out, _ = sc(capsys, "sync", "s.json")
-    assert code == 0
-    lines = out.splitlines()
-    assert lines[0].startswith("`gone.txt`: no such file beside the session (") and lines[0].endswith("left as it is")
-    assert "`../up.txt`: is outside the session's folder" in lines[1]
-    assert "`/etc/hostname`: is an absolute path" in lines[2]
-    assert lines[3] == "s.json: up to date"
-    assert open("s.json").read() == before
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 0 and "re-anchored to line 2: judge its claim again" in out
+    after = json.loads(open("s.json", encoding="utf-8").read())
+    assert after["documents"][1]["content"] == "Summary\nThe outcome of the trial was unclear.\nConfidence is high.\n"
+    assert after["annotations"][0]["sources"][0]["end"] == {"line": 2, "str": "unclear"}
+    assert sc(capsys, "sync", "s.json") == (0, "s.json: up to date: every document equals its file\n", "")
+    assert sc(capsys, "s.json")[0] == 0
 
 
 def test_sync_reads_paths_from_the_session_files_folder(capsys, in_tmp):

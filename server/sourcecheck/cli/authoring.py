@@ -25,17 +25,27 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .. import disk
+from ..core import resync
 from ..core.analysis import Analysis
 from ..core.display import shorten, visible
-from ..core.positions import Encoding
 from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
-from ..core.session import Document, Ref
-from ..core.syntax import encode_string, escape_lone_surrogates
+from ..core.session import Document, Ref, pointer
+from ..core.syntax import escape_lone_surrogates
 from . import report
-from .files import Refused, write_atomically
+from .files import (
+    Refused,
+    decode,
+    load_session,
+    read_input,
+    read_source,
+    refuse_output,
+    shown_name,
+    use_colour,
+    write_atomically,
+)
 
 COMMANDS = ("new", "ref", "show", "sync", "report")
 
@@ -82,79 +92,9 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def shown_name(name: str) -> str:
-    return visible(name)
-
-
-def read_bytes(name: str) -> bytes:
-    """A file's bytes, or a refusal that says why not."""
-    try:
-        with open(name, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise Refused(f"{shown_name(name)}: no such file") from None
-    except IsADirectoryError:
-        raise Refused(f"{shown_name(name)}: is a directory; give the files in it") from None
-    except PermissionError:
-        raise Refused(f"{shown_name(name)}: permission denied") from None
-    except OSError as error:
-        raise Refused(f"{shown_name(name)}: {error.strerror or error}") from None
-
-
-def decode(name: str, data: bytes, advice: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise Refused(
-            f"{shown_name(name)}: is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}, "
-            f"line {line}); {advice}"
-        ) from None
-
-
-def normalized(text: str) -> tuple[str, str | None]:
-    """``text`` as a document's content: LF line breaks, no byte order mark; and what was
-    changed, said for a person (None: nothing)."""
-    changes = []
-    if text.startswith("\ufeff"):
-        text = text[1:]
-        changes.append("byte order mark removed")
-    crlf = text.count("\r\n")
-    lone_cr = text.count("\r") - crlf
-    if crlf or lone_cr:
-        kinds = " and ".join(kind for kind, n in (("CRLF", crlf), ("CR", lone_cr)) if n)
-        changes.append(f"{kinds} line breaks normalized to LF")
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, "; ".join(changes) or None
-
-
-def read_source(name: str) -> tuple[str, str | None]:
-    """A file to be a document: its content and what normalizing it changed."""
-    return normalized(decode(name, read_bytes(name), "convert it to UTF-8 first (e.g. with iconv)"))
-
-
 def document_path(given: str) -> str:
     """A command-line file name as a document path: POSIX slashes, no leading ``./``."""
     return re.sub(r"^(?:\./+)+", "", given.replace("\\", "/"))
-
-
-def load_session(name: str) -> Analysis:
-    """The analysis of a session file, refused when it cannot be read as JSON."""
-    text = decode(name, read_bytes(name), "a session is UTF-8 JSON")
-    if text.startswith("\ufeff"):
-        raise Refused(
-            f"{shown_name(name)}: starts with a byte order mark (BOM), which JSON does not allow; save it as "
-            "UTF-8 without BOM"
-        )
-    analysis = Analysis(text)
-    broken = [finding for finding in analysis.findings if finding.code == "invalid-json"]
-    if broken:
-        span = analysis.finding_span(broken[0], Encoding.UTF32)
-        raise Refused(
-            f"{shown_name(name)}:{span.start.line + 1}:{span.start.character + 1}: not valid JSON: "
-            f"{visible(broken[0].message)}; fix it first (`sourcecheck {shown_name(name)}` lists every finding)"
-        )
-    return analysis
 
 
 def find_document(analysis: Analysis, name: str, path: str) -> Document:
@@ -166,16 +106,6 @@ def find_document(analysis: Analysis, name: str, path: str) -> Document:
         raise Refused(f"{shown_name(name)} has no documents; make one with `sourcecheck new FILE...`")
     listed = ", ".join(quoted(p, 40) for p in paths[:20]) + (f" and {len(paths) - 20} more" if len(paths) > 20 else "")
     raise Refused(f"no document {quoted(path)} in {shown_name(name)}; its documents are: {listed}")
-
-
-def use_colour(choice: str, stream: Any) -> bool:
-    """Colour as the check command decides it: --color, then NO_COLOR / TERM=dumb, then a tty."""
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def paint(text: str, code: str, enabled: bool) -> str:
@@ -206,12 +136,7 @@ def run_new(args: argparse.Namespace) -> int:
         seen[path] = index
     output: str | None = args.output
     if output is not None:
-        if os.path.isdir(output):
-            raise Refused(f"-o {shown_name(output)}: is a directory; give a file name such as session.json")
-        if os.path.lexists(output) and not args.force:
-            raise Refused(f"-o {shown_name(output)}: already exists; add --force to overwrite it, or choose another")
-        if os.path.exists(output) and any(os.path.exists(given) and os.path.samefile(given, output) for given in files):
-            raise Refused(f"-o {shown_name(output)}: is also one of the files to read; choose another output")
+        refuse_output(output, [(given, "one of the files to read") for given in files], args.force)
     documents = []
     notes = []
     for given in files:
@@ -227,6 +152,10 @@ def run_new(args: argparse.Namespace) -> int:
         sys.stdout.write(text + "\n")
     else:
         write_atomically(output, text + "\n")
+        sys.stderr.write(
+            f"sourcecheck: wrote {shown_name(output)}: {plural(len(documents), 'document')}, no annotations yet "
+            f"(add them with `sourcecheck add {shown_name(output)} ...`)\n"
+        )
     return 0
 
 
@@ -237,7 +166,7 @@ def unreachable_notes(files: list[str], output: str | None) -> list[str]:
     outside, elsewhere = [], []
     for given in files:
         path = document_path(given)
-        if outside_reason(path) is not None:
+        if disk.outside_reason(path) is not None:
             outside.append(path)
             continue
         target = os.path.join(folder, path)
@@ -269,7 +198,7 @@ def read_text_argument(text: str) -> str:
         raise Refused("TEXT is `-` (read standard input), but there is no standard input; give TEXT as an argument")
     if stdin.isatty():
         raise Refused("TEXT is `-` (read standard input), but standard input is a terminal; pipe the text in")
-    data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8", "surrogateescape")
+    data = read_input("-") if hasattr(stdin, "buffer") else stdin.read().encode("utf-8", "surrogateescape")
     value = decode("<stdin>", data, "give TEXT as UTF-8")
     # `echo` and editors end what they write with a line break; a ref cannot end on one.
     return value[:-2] if value.endswith("\r\n") else value[:-1] if value.endswith("\n") else value
@@ -302,7 +231,7 @@ def not_found(document: Document, text: str) -> str:
 
 
 def run_ref(args: argparse.Namespace) -> int:
-    analysis = load_session(args.session)
+    analysis = load_session(args.session).analysis
     document = find_document(analysis, args.session, args.path)
     text = read_text_argument(args.text)
     if not text:
@@ -388,7 +317,7 @@ def mark_of(mask: int) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    analysis = load_session(args.session)
+    analysis = load_session(args.session).analysis
     document = find_document(analysis, args.session, args.path)
     colour = use_colour(args.color, sys.stdout)
     refs = analysis.refs_into(document)
@@ -456,134 +385,174 @@ def ref_count(document: Document, refs: list[Ref]) -> str:
 # --- sync ----------------------------------------------------------------------------
 
 
-def outside_reason(path: str) -> str | None:
-    """Why ``sync`` will not read a document's path (None: it will)."""
-    if os.path.isabs(path) or re.match(r"^[A-Za-z]:", path):
-        return "is an absolute path; sync reads only files in the session's folder or below it"
-    if os.path.normpath(path).split(os.sep)[0] == "..":
-        return "is outside the session's folder; sync reads only files in the session's folder or below it"
-    return None
-
-
-@dataclass
-class Change:
-    """A ref whose text is not what it was."""
-
-    ref: Ref
-    before: str | None
-    after: str | None
-    reason: str | None  # why it does not resolve now
-
-
 def ref_label(ref: Ref) -> str:
-    parts = [str(part) for part in ref.json_path]
-    if ref.is_source:
-        return "/".join(parts[:-2]) + f" sources/{parts[-1]}"
-    return "/".join(parts[:-1]) + f" {parts[-1]}"
+    """Where a ref is, for a person: its pointer in the session file."""
+    return visible(pointer(ref.json_path))
+
+
+def lines_of(line: int, end_line: int) -> str:
+    return f"line {line}" if line == end_line else f"lines {line}-{end_line}"
 
 
 def ref_place(ref: Ref) -> str:
-    where = f"line {ref.start.line}" if ref.start is not None else "?"
-    if ref.start is not None and ref.end is not None and ref.end.line != ref.start.line:
-        where = f"lines {ref.start.line}-{ref.end.line}"
+    where = lines_of(ref.start.line, ref.end.line) if ref.start is not None and ref.end is not None else "?"
     return f"{quoted(ref.doc_path or '')}, {where}"
 
 
+def read_files(session: Any, max_size_mb: int) -> dict[str, resync.FileState]:
+    """What reading the file of each document of the session gives (see ``disk.document_file``)."""
+    analysis: Analysis = session.analysis
+    return {path: disk.document_file(session.folder, path, max_size_mb) for path in analysis.session.by_path}
+
+
+def dump_json(value: Any) -> str:
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
+
+
 def run_sync(args: argparse.Namespace) -> int:
-    name: str = args.session
-    analysis = load_session(name)
-    folder = os.path.dirname(os.path.abspath(name))
-    out: list[str] = []
-    updates: list[tuple[Document, str]] = []
-    for document in analysis.session.by_path.values():
-        label = quoted(document.path)
-        reason = outside_reason(document.path)
-        if reason is not None:
-            out.append(f"{label}: {reason}; left as it is")
-            continue
-        file = os.path.join(folder, document.path)
-        if not os.path.isfile(file):
-            what = "is a directory" if os.path.isdir(file) else "no such file"
-            out.append(f"{label}: {what} beside the session ({shown_name(file)}); left as it is")
-            continue
-        try:
-            content, normalizing = read_source(file)
-        except Refused as refusal:
-            out.append(f"{label}: {refusal.message}; left as it is")
-            continue
-        if content == document.content:
-            continue
-        if analysis.content_node(document) is None:
-            out.append(f"{label}: its content is not a string in the session; left as it is")
-            continue
-        updates.append((document, content))
-        note = f" ({normalizing})" if normalizing else ""
-        out.append(
-            f"{label}: its file has changed{note}; "
-            + ("`sourcecheck sync` would update its content" if args.check else "content updated")
-        )
-    text = analysis.text
-    # From the last string to the first: each replacement leaves the extents before it as they are.
-    for node, content in sorted(
-        ((analysis.content_node(document), content) for document, content in updates),
-        key=lambda pair: pair[0].start if pair[0] is not None else 0,
-        reverse=True,
-    ):
-        assert node is not None
-        text = text[: node.start] + encode_string(content) + text[node.end :]
-    changes: list[Change] = []
-    after = analysis
-    if updates:
-        after = Analysis(text)
-        changed_paths = {document.path for document, _ in updates}
-        now = after.refs_by_path
-        for ref in analysis.session.refs:
-            if ref.doc_path not in changed_paths:
-                continue
-            new = now.get(ref.json_path)
-            new_text = new.text if new is not None and new.valid else None
-            old_text = ref.text if ref.valid else None
-            if old_text == new_text:
-                continue
-            reason = None
-            if new is not None and new_text is None:
-                found = [f for f in after.findings if f.ref is new and f.severity.value == "error"]
-                reason = f"{found[0].code}: {visible(found[0].message)}" if found else "see `sourcecheck SESSION`"
-            changes.append(Change(new or ref, old_text, new_text, reason))
-        if not args.check:
-            write_atomically(name, text)
-    shown = after if updates and not args.check else analysis
-    for change in changes:
-        extent = shown.tree.locate(change.ref.json_path)
-        line = shown.lines.line_of(extent[0]) + 1 if extent is not None else 0
-        was = in_quotes(change.before) if change.before is not None else "did not resolve"
-        now_said = in_quotes(change.after) if change.after is not None else f"does not resolve ({change.reason})"
-        out.append(
-            f"{shown_name(name)}:{line}: {ref_label(change.ref)} ({ref_place(change.ref)}): was {was}, now {now_said}"
-        )
-    broke = sum(1 for change in changes if change.after is None)
-    moved = len(changes) - broke
-    if not updates:
-        out.append(f"{shown_name(name)}: up to date")
+    session = load_session(args.session, args.max_size_mb)
+    analysis = session.analysis
+    drift = resync.plan(analysis, read_files(session, args.max_size_mb))
+    accept: bool = args.accept
+    check: bool = args.check
+    updated = [] if check else drift.updated(accept)
+    written = False
+    if updated:
+        text = resync.applied(analysis.text, resync.edits(drift, accept))
+        write_atomically(session.name, text, expect=session.data)
+        written = True
+    if args.json:
+        sys.stdout.write(dump_json(sync_json(session, drift, check, accept, written)) + "\n")
     else:
-        verb = "out of date" if args.check else "updated"
-        refs = (
-            f"{plural(moved, 'ref')} changed, {broke} broke"
-            if changes
-            else "no ref changed: every ref cites the same text"
+        sys.stdout.write("".join(line + "\n" for line in sync_lines(session, drift, check, accept)))
+    return sync_exit(drift, check, accept)
+
+
+def sync_exit(drift: resync.Drift, check: bool, accept: bool) -> int:
+    """0 when, after this run, every document equals its file (``--check``: already does)."""
+    if check:
+        return 0 if drift.up_to_date else 1
+    for document in drift.documents:
+        if document.state == "unreadable":
+            return 1
+        if document.state == "changed":
+            if not accept and document.changed_refs:
+                return 1
+            if accept and any(ref.anchor is None for ref in document.changed_refs):
+                return 1
+    return 0
+
+
+def _said(text: str | None) -> str:
+    return in_quotes(text) if text is not None else "deleted"
+
+
+def sync_lines(session: Any, drift: resync.Drift, check: bool, accept: bool) -> list[str]:
+    """What ``sync`` says of each document, then of each changed ref, then in sum."""
+    analysis: Analysis = session.analysis
+    shown = session.shown
+    out: list[str] = []
+    kept_back = missing = updated = 0
+    for document in drift.documents:
+        label = quoted(document.document.path)
+        if document.state == "same":
+            continue
+        if isinstance(document.file, resync.Unreadable):
+            missing += 1
+            out.append(f"{label}: {document.file.reason}; its document is kept as it was")
+            continue
+        note = (
+            f" ({document.file.note})" if isinstance(document.file, resync.FileContent) and document.file.note else ""
         )
-        tail = ""
-        if changes:
-            tail = (
-                f"; run `sourcecheck sync {shown_name(name)}` to update it, then fix those refs"
-                if args.check
-                else f"; fix those refs (`sourcecheck {shown_name(name)}` checks them)"
+        kept, changed = document.kept_refs, document.changed_refs
+        moving = sum(1 for ref in kept if ref.moves)
+        carried = f"{plural(len(kept), 'ref')} into it {'keeps its' if len(kept) == 1 else 'keep their'} text"
+        if moving:
+            carried += f" ({moving} re-anchored)"
+        if not changed:
+            updated += 1
+            what = "`sourcecheck sync` would update it" if check else "its content is updated"
+            out.append(f"{label}: its file has changed{note}; {carried}; {what}")
+        elif accept and not check:
+            updated += 1
+            out.append(
+                f"{label}: its file has changed{note}; {carried}, {plural(len(changed), 'ref')} "
+                f"{'cites' if len(changed) == 1 else 'cite'} text that changed; accepted: its content is updated"
             )
-        elif args.check:
-            tail = f"; run `sourcecheck sync {shown_name(name)}` to update it"
-        out.append(f"{shown_name(name)}: {plural(len(updates), 'document')} {verb}; {refs}{tail}")
-    sys.stdout.write("".join(line + "\n" for line in out))
-    return 1 if changes else 0
+        else:
+            kept_back += 1
+            out.append(
+                f"{label}: its file has changed{note}; {carried}, but {plural(len(changed), 'ref')} "
+                f"{'cites' if len(changed) == 1 else 'cite'} text that changed: the document is kept as it was"
+            )
+        for ref in changed:
+            extent = analysis.tree.locate(ref.ref.json_path)
+            line = analysis.lines.line_of(extent[0]) + 1 if extent is not None else 0
+            said = f"{shown}:{line}: {ref_label(ref.ref)} ({ref_place(ref.ref)}): "
+            said += f"was {_said(ref.was)}, now {_said(ref.now)}"
+            if ref.reason is not None:
+                said += f" ({visible(ref.reason)})"
+            if accept and not check:
+                if ref.anchor is not None:
+                    where = lines_of(ref.anchor.start_line, ref.anchor.end_line)
+                    said += f"; re-anchored to {where}: judge its claim again"
+                else:
+                    said += f"; left as it was (`sourcecheck {shown}` reports it)"
+            out.append(said)
+    out.append(sync_summary(shown, drift, check, accept, updated, kept_back, missing))
+    return out
+
+
+def sync_summary(
+    shown: str, drift: resync.Drift, check: bool, accept: bool, updated: int, kept_back: int, missing: int
+) -> str:
+    if drift.up_to_date:
+        return f"{shown}: up to date: every document equals its file"
+    parts = []
+    if updated:
+        parts.append(f"{plural(updated, 'document')} {'out of date' if check else 'updated'}")
+    if kept_back:
+        parts.append(
+            f"{plural(kept_back, 'document')} kept as {'it was' if kept_back == 1 else 'they were'} "
+            "(refs cite text that changed)"
+        )
+    if missing:
+        parts.append(f"{plural(missing, 'file')} not read")
+    advice = ""
+    if kept_back and not accept:
+        advice = f"; judge the changed refs, then run `sourcecheck sync --accept {shown}`"
+    elif check and updated:
+        advice = f"; run `sourcecheck sync {shown}` to update it"
+    return f"{shown}: " + ", ".join(parts) + advice
+
+
+def sync_json(session: Any, drift: resync.Drift, check: bool, accept: bool, written: bool) -> dict[str, Any]:
+    """``sync --json``: each document's state and each ref carried or changed, for programs."""
+    updated = {id(d) for d in ([] if check else drift.updated(accept))}
+    documents, refs = [], []
+    for document in drift.documents:
+        entry: dict[str, Any] = {"path": document.document.path, "state": document.state}
+        if isinstance(document.file, resync.Unreadable):
+            entry["reason"] = document.file.reason
+        elif document.file.note:
+            entry["note"] = document.file.note
+        if document.state == "changed":
+            entry["updated"] = id(document) in updated
+        documents.append(entry)
+        for ref in document.refs:
+            if ref.state == "kept" and not ref.moves:
+                continue
+            refs.append(
+                {
+                    "pointer": ref.pointer,
+                    "path": document.document.path,
+                    "state": ref.state,
+                    "was": ref.was,
+                    "now": ref.now,
+                    "ref": ref.anchor.as_json() if ref.anchor is not None else None,
+                }
+            )
+    return {"exit_code": sync_exit(drift, check, accept), "written": written, "documents": documents, "refs": refs}
 
 
 # --- arguments -----------------------------------------------------------------------
@@ -651,15 +620,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     sync = commands.add_parser(
         "sync",
-        help="re-read the documents' files and report refs that changed",
-        description="For each document whose path names a file in the session's folder (as `sourcecheck new` makes "
-        "them), re-read the file (LF line breaks) and update the document's content when it changed, rewriting only "
-        "that string in the session file; then report every ref whose text changed or that no longer resolves. "
-        "Documents without a file are reported and left as they are.",
-        epilog="Exit status: 0 no ref changed, 1 a ref changed or broke, 2 unreadable session.",
+        help="bring the documents up to date with their files, carrying every ref across",
+        description="Compare each document with its file (its path read from the session's folder, as `sourcecheck "
+        "new` writes them; only files inside that folder, symlinks resolved) and carry the refs into a changed "
+        "document across the change: a ref whose text survives is re-anchored to where it moved (lines aligned as a "
+        "diff aligns them; boundary strings kept where still unique); a ref whose text was edited or deleted is "
+        "named with what it cited and what stands there now, and its document is kept as it was until you accept "
+        "the change (--accept). Only the content strings and the coordinates that move are rewritten; the session "
+        "is written atomically, and not at all if it changed since it was read.",
+        epilog="Exit status: 0 every document now equals its file; 1 a ref cites text that changed (its document "
+        "kept as it was), a file is missing or not read, or (--check) a document would change; 2 unreadable session.",
     )
     sync.add_argument("session", metavar="SESSION", help="the session file")
-    sync.add_argument("--check", action="store_true", help="only report; write nothing")
+    mode = sync.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--check", action="store_true", help="only report; write nothing (exit 1 if anything would change)"
+    )
+    mode.add_argument(
+        "--accept",
+        action="store_true",
+        help="also update the documents whose refs cite changed text, re-anchoring each such ref to the text that "
+        "stands at its place now (printed as was / now, to judge again)",
+    )
+    sync.add_argument(
+        "--json", action="store_true", help="print one JSON object: each document's state, each ref moved or changed"
+    )
+    sync.add_argument(
+        "--max-size-mb",
+        type=int,
+        default=disk.MAX_SIZE_MB,
+        metavar="MB",
+        help=f"read no file larger than this (default {disk.MAX_SIZE_MB})",
+    )
     sync.set_defaults(run=run_sync)
     return parser
 

@@ -1,12 +1,38 @@
-"""What the commands that write files share: the refusal that ends a command with one line,
-and writing a file so that no reader (and no crash) ever sees half of it."""
+"""The command line's one layer between files and the core: reading sessions and documents,
+deciding on colour, and writing files so that nothing is lost.
+
+Reading (see ``disk.py``): bounded by what is read, regular files only, UTF-8; a session
+for a command that writes or reads documents (new, ref, show, sync, report) must also be
+JSON (the check itself reports broken JSON as findings). Every refusal is one line,
+``NAME: reason``, the name shown safely.
+
+Writing (:func:`write_atomically`): through a temporary file beside the target, flushed to
+disk, then renamed over it, so that no reader and no crash ever sees half a file; a symlink
+is written through to its target (the link stays a link); the temporary file is removed
+whatever ends the write (an error, Ctrl-C, SIGTERM), and one left by a killed process is
+removed by the next write there. With ``expect``, the target must still hold those bytes
+(it was not saved by an editor meanwhile), or nothing is written. An output is never an
+input (:func:`refuse_output`).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import signal
+import sys
 import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, BinaryIO
 
+from .. import disk
+from ..core.analysis import Analysis
 from ..core.display import visible
+from ..core.positions import Encoding
 
 
 class Refused(Exception):
@@ -18,26 +44,269 @@ class Refused(Exception):
         self.code = code
 
 
-def write_atomically(name: str, text: str) -> None:
-    """Write ``text`` to ``name`` through a temporary file beside it, then rename it into
-    place. A file replaced keeps its mode; a new one gets the usual one (0666 less the umask),
-    not the temporary file's 0600."""
-    folder = os.path.dirname(os.path.abspath(name))
+def shown_name(name: str) -> str:
+    """A file name as printed: ``<stdin>`` for ``-``, control and bidi characters escaped."""
+    return "<stdin>" if name == "-" else visible(name)
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def read_input(name: str, limit_mb: int = disk.MAX_SIZE_MB, stdin: BinaryIO | None = None) -> bytes:
+    """The bytes of the file ``name`` (``-``: standard input), at most ``limit_mb`` MB."""
+    if name == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        limit = limit_mb * 1_000_000
+        try:
+            data = stream.read(limit + 1)
+        except MemoryError:
+            raise Refused("<stdin>: is too large to be read into memory") from None
+        if len(data) > limit:
+            raise Refused(f"<stdin>: is larger than the limit of {limit_mb} MB; raise it with --max-size-mb")
+        return data
     try:
-        mode = os.stat(name).st_mode & 0o7777
+        return disk.read_bytes(name, limit_mb)
+    except disk.ReadRefused as refusal:
+        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
+
+
+def decode(name: str, data: bytes, advice: str) -> str:
+    """UTF-8 text, or a refusal that names the bad byte, its offset and its line."""
+    try:
+        return disk.decode(data, advice)
+    except disk.ReadRefused as refusal:
+        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
+
+
+def read_source(name: str, limit_mb: int = disk.MAX_SIZE_MB) -> tuple[str, str | None]:
+    """A file to be a document: its content (LF line breaks) and what normalizing it changed."""
+    try:
+        read = disk.read_document(name, limit_mb)
+    except disk.ReadRefused as refusal:
+        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
+    return read.content, read.note
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """A session read from a file: its name, the bytes read (to tell later whether the file
+    changed meanwhile) and its analysis."""
+
+    name: str
+    data: bytes
+    analysis: Analysis
+
+    @property
+    def shown(self) -> str:
+        return shown_name(self.name)
+
+    @property
+    def folder(self) -> str:
+        """The folder its documents' paths start from: the one the session is named in."""
+        return os.path.dirname(os.path.abspath(self.name))
+
+
+def load_session(name: str, limit_mb: int = disk.MAX_SIZE_MB, *, require_shape: bool = False) -> SessionFile:
+    """A session for a command that works on one: refused when it cannot be read, is not
+    UTF-8, starts with a byte order mark, is not JSON (or, with ``require_shape``, has not
+    the shape of a session). Its other findings are for the check to report."""
+    data = read_input(name, limit_mb)
+    shown = shown_name(name)
+    text = decode(name, data, "a session is UTF-8 JSON")
+    if text.startswith("\ufeff"):
+        raise Refused(
+            f"{shown}: starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
+        )
+    analysis = Analysis(text)
+    broken = [finding for finding in analysis.findings if finding.code == "invalid-json"]
+    if broken:
+        span = analysis.finding_span(broken[0], Encoding.UTF32)
+        raise Refused(
+            f"{shown}:{span.start.line + 1}:{span.start.character + 1}: not valid JSON: "
+            f"{visible(broken[0].message)}; fix it first (`sourcecheck {shown}` lists every finding)"
+        )
+    if require_shape and not analysis.is_session:
+        raise Refused(f"{shown}: is not a SourceCheck session (no `documents` and `annotations`)")
+    return SessionFile(name, data, analysis)
+
+
+def use_colour(choice: str, stream: Any) -> bool:
+    """Colour: ``--color always`` / ``never``, else off with NO_COLOR or TERM=dumb, else
+    on for a terminal."""
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+# --- writing -------------------------------------------------------------------------
+
+_TEMPORARY = re.compile(r"^\.sourcecheck-(\d+)-[^/]*\.tmp$")
+_pending: set[str] = set()  # temporary files being written, removed on a signal
+_lock = threading.Lock()
+
+
+def _remove_pending() -> None:
+    for path in list(_pending):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        _pending.discard(path)
+
+
+@contextlib.contextmanager
+def _removed_on_signals() -> Iterator[None]:
+    """While a temporary file is written, SIGINT, SIGTERM and SIGHUP remove it before they
+    end the process as they would have (only the main thread can set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def handler(number: int, frame: FrameType | None) -> None:
+        _remove_pending()
+        old = previous.get(number, signal.SIG_DFL)
+        signal.signal(number, old)
+        if callable(old):
+            old(number, frame)
+        else:
+            os.kill(os.getpid(), number)
+
+    for number in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if number is not None:
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process
+        return True
+    return True
+
+
+def remove_leftovers(folder: str) -> None:
+    """Remove the temporary files that writes killed outright (SIGKILL, a crash) left in
+    ``folder``: those named for a process that no longer runs."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for entry in names:
+        match = _TEMPORARY.match(entry)
+        if match and int(match.group(1)) != os.getpid() and not _alive(int(match.group(1))):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, entry))
+
+
+def _fsync_folder(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
+    """Write ``text`` (UTF-8) to ``name`` so that no reader and no crash sees half of it
+    (see the module's docstring). A file replaced keeps its mode; a new one gets the usual
+    one (0666 less the umask). With ``expect``, refuses (and writes nothing) when the file no
+    longer holds exactly those bytes."""
+    target = os.path.realpath(name)  # a symlink is written through: the link stays
+    folder = os.path.dirname(target)
+    try:
+        mode = os.stat(target).st_mode & 0o7777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
+    remove_leftovers(folder)
+    with _lock, _removed_on_signals():
+        try:
+            handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".sourcecheck-{os.getpid()}-", suffix=".tmp")
+        except OSError as error:
+            raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
+        _pending.add(temporary)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, mode)
+            if expect is not None:
+                try:
+                    now = disk.read_bytes(target)
+                except disk.ReadRefused:
+                    now = None
+                if now != expect:
+                    raise Refused(
+                        f"{visible(name)}: changed since it was read (saved in an editor?); nothing was written. "
+                        "Run the command again",
+                        1,
+                    )
+            os.replace(temporary, target)
+            _pending.discard(temporary)
+            _fsync_folder(folder)
+        except OSError as error:
+            raise Refused(f"{visible(name)}: cannot write it ({error.strerror or error})") from None
+        finally:
+            if temporary in _pending:
+                _remove_pending()
+
+
+def same_file(first: str, second: str) -> bool:
+    """Whether two names lead to one file (by real path, or by device and inode)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
     try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".sourcecheck-", suffix=".tmp")
-    except OSError as error:
-        raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, name)
-    except OSError as error:
-        os.unlink(temporary)
-        raise Refused(f"{visible(name)}: cannot write it ({error.strerror or error})") from None
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def refuse_output(output: str, inputs: Iterable[tuple[str, str]], force: bool, ours: bytes | None = None) -> None:
+    """Refuse to write ``output`` when it is one of the ``inputs`` ((file, what it is) pairs:
+    never, even with ``--force``), a directory, or an existing file that is not one this
+    command wrote (whose first kilobytes do not hold ``ours``), unless ``force``."""
+    shown = visible(output)
+    if os.path.isdir(output):
+        raise Refused(f"-o {shown}: is a directory; give a file name")
+    for name, what in inputs:
+        if os.path.lexists(output) and same_file(output, name):
+            raise Refused(f"-o {shown}: is {what}; writing there would replace it. Choose another output")
+    if not os.path.lexists(output) or force:
+        return
+    if ours is not None:
+        try:
+            head = disk.read_bytes(output)[:4096]
+        except disk.ReadRefused:
+            head = b""
+        if ours in head:
+            return
+        raise Refused(f"-o {shown}: exists and was not written by this command; add --force to replace it")
+    raise Refused(f"-o {shown}: already exists; add --force to overwrite it, or choose another")
+
+
+__all__ = [
+    "Refused",
+    "SessionFile",
+    "decode",
+    "load_session",
+    "read_input",
+    "read_source",
+    "refuse_output",
+    "remove_leftovers",
+    "same_file",
+    "shown_name",
+    "use_colour",
+    "write_atomically",
+]

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .. import __version__
+from .. import __version__, disk
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
@@ -39,6 +39,8 @@ from .ci_formats import (
     sarif_notifications,
     sarif_results,
 )
+from .files import Refused, shown_name, use_colour
+from .files import read_input as read_bytes_of
 
 
 @dataclass
@@ -69,42 +71,25 @@ class Checked:
         return ", ".join(f"{n} {verdict}" for n, verdict in counted if n)
 
 
-MAX_SIZE_MB = 64
+MAX_SIZE_MB = disk.MAX_SIZE_MB
 
 
 def read_input(name: str, max_size_mb: int = MAX_SIZE_MB) -> Checked:
     """Read and check one file; never raises for bad input."""
     try:
-        size = os.stat(name).st_size
-        if size > max_size_mb * 1_000_000 and not os.path.isdir(name):
-            return Checked(
-                name,
-                unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with "
-                "--max-size-mb to check it",
-            )
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return Checked(name, unreadable="no such file")
-    except IsADirectoryError:
-        return Checked(name, unreadable="is a directory, not a session file")
-    except PermissionError:
-        return Checked(name, unreadable="permission denied")
-    except OSError as error:
-        return Checked(name, unreadable=error.strerror or str(error))
+        data = read_bytes_of(name, max_size_mb)
+    except Refused as refusal:
+        return Checked(shown_name(name), unreadable=refusal.message.partition(": ")[2])
     return check_bytes(name, data)
 
 
 def check_bytes(name: str, data: bytes) -> Checked:
     """Check the bytes of one input (``-`` is standard input)."""
-    shown = "<stdin>" if name == "-" else name
+    shown = shown_name(name)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return Checked(
-            shown,
-            unreadable=f"is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save it as UTF-8",
-        )
+        text = disk.decode(data, "save it as UTF-8")
+    except disk.ReadRefused as refusal:
+        return Checked(shown, unreadable=refusal.reason)
     warning = None
     if text.startswith("\ufeff"):
         warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
@@ -261,8 +246,10 @@ class Options:
     fail_on: frozenset[str] = frozenset()
 
 
-def render(name: str, data: bytes | None, options: Options) -> Rendered:
-    checked = read_input(name, options.max_size_mb) if data is None else check_bytes(name, data)
+def render(name: str, checked: Checked | None, options: Options) -> Rendered:
+    """One input's report in the chosen format (``checked``: the input read already)."""
+    if checked is None:
+        checked = read_input(name, options.max_size_mb)
     checked.fail_on = options.fail_on
     fmt, colour = options.fmt, options.colour
     note = (
@@ -294,14 +281,6 @@ def render(name: str, data: bytes | None, options: Options) -> Rendered:
 
 def _render_job(job: tuple[str, Options]) -> Rendered:
     return render(job[0], None, job[1])
-
-
-def use_colour(choice: str, stream: TextIO) -> bool:
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return stream.isatty()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -360,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def check_all(files: list[str], options: Options, jobs: int) -> list[Rendered]:
-    stdin_data = sys.stdin.buffer.read() if "-" in files else None
+    stdin = read_input("-", options.max_size_mb) if "-" in files else None
     on_disk = [name for name in files if name != "-"]
     rendered: dict[str, Rendered] = {}
     if jobs > 1 and len(on_disk) > 1:
@@ -368,7 +347,7 @@ def check_all(files: list[str], options: Options, jobs: int) -> list[Rendered]:
             for name, result in zip(on_disk, pool.map(_render_job, [(n, options) for n in on_disk]), strict=True):
                 rendered[name] = result
     return [
-        render(name, stdin_data, options) if name == "-" else rendered.get(name) or render(name, None, options)
+        render(name, stdin, options) if name == "-" else rendered.get(name) or render(name, None, options)
         for name in files
     ]
 

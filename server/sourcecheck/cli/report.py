@@ -6,8 +6,9 @@ is written beside the session, its name ending in ``.report.html`` instead of ``
 (the report then goes to standard output unless ``-o`` says otherwise).
 
 Exit status: 0 written; 2 the session cannot be read (missing, not UTF-8, not JSON, not a
-session) or the report cannot be written. A session with findings is reported, not refused:
-showing what fails is what the report is for.
+session) or the report cannot be written. The page is never written over the session or a
+document's file, nor (without ``--force``) over a file that is not a report it wrote. A
+session with findings is reported, not refused: showing what fails is what the report is for.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import sys
 import time
 from collections.abc import Sequence
 
+from .. import disk
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..review import render
-from .files import Refused, write_atomically
+from .files import Refused, load_session, refuse_output, write_atomically
 
 
 def default_output(session: str) -> str:
@@ -32,36 +34,24 @@ def default_output(session: str) -> str:
     return base + ".report.html"
 
 
+GENERATOR = b'<meta name="generator" content="sourcecheck report">'
+"""What every page ``report`` writes holds near its start: a file without it is not one of ours."""
+
+
 def read_session(name: str) -> tuple[str, Analysis]:
     """The session's display name and analysis, or a refusal saying why not."""
-    shown = visible(name)
-    if name == "-":
-        data = sys.stdin.buffer.read()
-        shown = "<stdin>"
-    else:
-        try:
-            with open(name, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            raise Refused(f"{shown}: no such file") from None
-        except IsADirectoryError:
-            raise Refused(f"{shown}: is a directory, not a session file") from None
-        except OSError as error:
-            raise Refused(f"{shown}: {error.strerror or error}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise Refused(f"{shown}: is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})") from None
-    if text.startswith("\ufeff"):
-        raise Refused(f"{shown}: starts with a byte order mark (BOM), which JSON does not allow")
-    analysis = Analysis(text)
-    broken = [f for f in analysis.findings if f.code == "invalid-json"]
-    if broken:
-        line = analysis.lines.line_of(analysis.extent(broken[0])[0]) + 1
-        raise Refused(f"{shown}:{line}: not valid JSON: {visible(broken[0].message)}; `sourcecheck {shown}` says more")
-    if not analysis.is_session:
-        raise Refused(f"{shown}: is not a SourceCheck session (no `documents` and `annotations`)")
-    return shown, analysis
+    session = load_session(name, require_shape=True)
+    return session.shown, session.analysis
+
+
+def inputs_of(session: str, analysis: Analysis) -> list[tuple[str, str]]:
+    """The files a report must never be written over: the session and its documents' files."""
+    found = [(session, "the session itself")] if session != "-" else []
+    folder = os.path.dirname(os.path.abspath(session))
+    for path in analysis.session.by_path:
+        if disk.outside_reason(path) is None:
+            found.append((os.path.join(folder, path), f"the file of the document {visible(path)}"))
+    return found
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--output",
         metavar="FILE",
         help="where to write the page (default: SESSION with .report.html for .json; - for standard output)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace FILE even when it is not a report written by sourcecheck (never the session or a "
+        "document's file)",
     )
     return parser
 
@@ -99,6 +95,7 @@ def main(argv: Sequence[str]) -> int:
             else:
                 sys.stdout.write(page)
         else:
+            refuse_output(output, inputs_of(args.session, analysis), args.force, GENERATOR)
             write_atomically(output, page)
     except Refused as refusal:
         sys.stdout.flush()

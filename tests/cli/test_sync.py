@@ -1,0 +1,268 @@
+"""`sourcecheck sync`: refs carried across a change of their files (RULES.md, "`sync`")."""
+
+import gc
+import json
+import os
+
+import pytest
+
+from sourcecheck.cli.main import main
+from sourcecheck.core.analysis import Analysis
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    enabled = gc.isenabled()
+    yield tmp_path
+    if enabled:
+        gc.enable()
+
+
+def sc(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path, text, newline="\n"):
+    with open(path, "w", encoding="utf-8", newline=newline) as handle:
+        handle.write(text)
+
+
+def read(path):
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+NOTES = "\n".join(
+    [
+        "# Notes on the flag",
+        "",
+        "The flag is optional for new projects.",
+        "It was added in version 2.",
+        "Older releases ignore it entirely.",
+        "The default stays off until 3.0.",
+        "",
+        "See the changelog for details.",
+    ]
+)
+ARTICLE = "The flag is optional.\nIt came in version 2 and stays off until 3.0.\n"
+
+
+def session_with_refs(capsys):
+    """A session citing three spans of notes.txt (lines 3, 4-5 and 6) and the article."""
+    write("notes.txt", NOTES)
+    write("article.md", ARTICLE)
+    assert sc(capsys, "new", "article.md", "notes.txt", "-o", "s.json")[0] == 0
+
+    def ref(path, text):
+        code, out, err = sc(capsys, "ref", "s.json", path, text)
+        assert code == 0, err
+        return json.loads(out)
+
+    data = json.loads(read("s.json"))
+    for claim, sources in (
+        ("The flag is optional", ["The flag is optional for new projects"]),
+        ("version 2", ["added in version 2.\nOlder releases ignore it"]),
+        ("stays off until 3.0", ["The default stays off until 3.0"]),
+    ):
+        data["annotations"].append(
+            {
+                "claim": ref("article.md", claim),
+                "sources": [{**ref("notes.txt", s), "polarity": "supports", "confidence": 0.9} for s in sources],
+            }
+        )
+    write("s.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    assert sc(capsys, "s.json")[0] == 0
+    return {ref.json_path: ref.text for ref in Analysis(read("s.json")).session.refs}
+
+
+def cited(name="s.json"):
+    analysis = Analysis(read(name))
+    assert analysis.exit_code == 0, [f.message for f in analysis.findings]
+    return {ref.json_path: ref.text for ref in analysis.session.refs}
+
+
+def test_a_deleted_line_re_anchors_every_ref_below_it_to_the_same_text(capsys):
+    texts = session_with_refs(capsys)
+    write("notes.txt", NOTES.replace("# Notes on the flag\n", ""))  # `sed -i 1d`
+    code, out, err = sc(capsys, "sync", "s.json", "--check")
+    assert code == 1 and "`sourcecheck sync` would update it" in out and "3 refs into it keep their text" in out
+    code, out, err = sc(capsys, "sync", "s.json")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "`notes.txt`: its file has changed; 3 refs into it keep their text (3 re-anchored); its content is updated"
+    assert cited() == texts  # every ref cites what it cited, at its new place
+    data = json.loads(read("s.json"))
+    assert [s["start"]["line"] for a in data["annotations"] for s in a["sources"]] == [2, 3, 5]
+    assert sc(capsys, "sync", "s.json", "--check") == (0, "s.json: up to date: every document equals its file\n", "")
+
+
+def test_an_edited_cited_line_is_never_accepted_silently_and_the_state_lasts(capsys):
+    session_with_refs(capsys)
+    before = read("s.json")
+    write("notes.txt", NOTES.replace("optional", "required").replace("# Notes", "# Some notes"))
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("`notes.txt`: its file has changed; 2 refs into it keep their text")
+    assert lines[0].endswith("but 1 ref cites text that changed: the document is kept as it was")
+    assert "/annotations/0/sources/0 (`notes.txt`, line 3): " in lines[1]
+    assert lines[1].endswith('was "The flag is optional for new projects", now "The flag is required for new projects"')
+    assert read("s.json") == before  # the session still cites what its author reviewed
+    assert sc(capsys, "sync", "s.json")[0] == 1  # and says so again: the state lasts
+    assert sc(capsys, "sync", "s.json", "--check")[0] == 1
+
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 0 and "re-anchored to line 3: judge its claim again" in out
+    assert "The flag is required for new projects" in cited().values()
+    assert sc(capsys, "sync", "s.json", "--check")[0] == 0
+
+
+def test_deleted_text_is_left_as_it_was_on_accept_and_the_check_reports_it(capsys):
+    session_with_refs(capsys)
+    write("notes.txt", NOTES.replace("The default stays off until 3.0.\n", ""))
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 1
+    assert 'was "The default stays off until 3.0", now deleted; left as it was' in out
+    assert json.loads(read("s.json"))["documents"][1]["content"] == NOTES.replace("The default stays off until 3.0.\n", "")
+    assert sc(capsys, "s.json")[0] == 1  # the ref no longer resolves: the check says so
+
+
+def test_a_missing_file_is_never_up_to_date(capsys):
+    session_with_refs(capsys)
+    os.remove("notes.txt")
+    for mode in ([], ["--check"], ["--accept"]):
+        code, out, _ = sc(capsys, "sync", "s.json", *mode)
+        assert code == 1 and "`notes.txt`: no such file in the session's folder (" in out
+        assert "up to date" not in out and "1 file not read" in out
+
+
+def test_a_link_leaving_the_session_folder_is_refused_and_never_read(capsys, in_tmp):
+    os.mkdir("work")
+    write("secret", "TOKEN=hunter2\n")
+    os.chdir("work")
+    write("notes.txt", "harmless\n")
+    sc(capsys, "new", "notes.txt", "-o", "s.json")
+    os.remove("notes.txt")
+    os.symlink("../secret", "notes.txt")
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 1 and "`notes.txt`: is a link to " in out and "outside the session's folder" in out
+    assert "hunter2" not in read("s.json")
+    os.remove("notes.txt")
+    os.symlink("/proc/self/environ", "notes.txt")
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 1 and "outside the session's folder" in out and "environ" in out
+    assert json.loads(read("s.json"))["documents"][0]["content"] == "harmless\n"
+
+
+def test_paths_outside_the_folder_and_devices_are_named_and_left(capsys):
+    write(
+        "s.json",
+        json.dumps(
+            {
+                "documents": [
+                    {"path": "../up.txt", "content": "y"},
+                    {"path": "/etc/hostname", "content": "z"},
+                    {"path": "dev", "content": "d"},
+                ],
+                "annotations": [],
+            }
+        ),
+    )
+    os.symlink("/dev/zero", "dev")
+    before = read("s.json")
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 1 and read("s.json") == before
+    assert "`../up.txt`: leads outside the session's folder" in out
+    assert "`/etc/hostname`: is an absolute path" in out
+    assert "outside the session's folder" in out.splitlines()[2]  # /dev/zero, through the link
+
+
+def test_a_session_saved_meanwhile_is_not_overwritten(capsys, monkeypatch):
+    session_with_refs(capsys)
+    write("notes.txt", "Inserted.\n" + NOTES)
+    from sourcecheck.core import resync
+
+    plan = resync.plan
+
+    def plan_then_save(*args):
+        found = plan(*args)
+        write("s.json", read("s.json").replace('"annotations": [', '"annotations": [\n', 1))  # an editor saves
+        return found
+
+    monkeypatch.setattr(resync, "plan", plan_then_save)
+    saved = None
+    code, out, err = sc(capsys, "sync", "s.json")
+    saved = read("s.json")
+    assert code == 1 and "changed since it was read" in err and "nothing was written" in err
+    assert '"annotations": [\n\n' in saved  # the editor's save is kept
+    assert not [name for name in os.listdir() if name.endswith(".tmp")]
+
+
+def test_a_symlinked_session_is_written_through_the_link(capsys, in_tmp):
+    session_with_refs(capsys)
+    os.rename("s.json", "real.json")
+    os.symlink("real.json", "s.json")
+    write("notes.txt", "Inserted.\n" + NOTES)
+    assert sc(capsys, "sync", "s.json")[0] == 0
+    assert os.path.islink("s.json") and os.readlink("s.json") == "real.json"
+    assert json.loads(read("real.json"))["documents"][1]["content"].startswith("Inserted.\n")
+
+
+def test_only_the_content_strings_and_the_coordinates_that_move_are_rewritten(capsys):
+    write("a.txt", "zero\none\ntwo\n")
+    write("b.txt", "b\n")
+    original = (
+        '{"session": {"documents": [{"path": "a.txt", "content": "one\\ntwo\\n"},\r\n'
+        '  {"path": "b.txt",   "content": "\\u0062\\n"}]},\r\n'
+        ' "annotations": [{"claim": {"path": "b.txt", "start": {"line": 1, "str": "b"}, "end": {"line": 1,'
+        ' "str": "b"}},\r\n  "sources": [{"path": "a.txt", "start": {"line": 2, "str": "two"}, "end": {"line":'
+        ' 2, "str": "two"}, "polarity": "supports", "confidence": 0.9}]}]}\r\n'
+    )
+    expected = (
+        '{"session": {"documents": [{"path": "a.txt", "content": "zero\\none\\ntwo\\n"},\r\n'
+        '  {"path": "b.txt",   "content": "\\u0062\\n"}]},\r\n'
+        ' "annotations": [{"claim": {"path": "b.txt", "start": {"line": 1, "str": "b"}, "end": {"line": 1,'
+        ' "str": "b"}},\r\n  "sources": [{"path": "a.txt", "start": {"line": 3, "str": "two"}, "end": {"line":'
+        ' 3, "str": "two"}, "polarity": "supports", "confidence": 0.9}]}]}\r\n'
+    )
+    write("s.json", original, newline="")
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 0, out
+    assert read("s.json") == expected
+
+
+def test_a_copied_passage_is_not_taken_for_the_one_that_stayed(capsys):
+    texts = session_with_refs(capsys)
+    lines = NOTES.split("\n")
+    copied = lines[:1] + [lines[5], "A new paragraph."] + lines[1:]  # line 6 copied to the top
+    write("notes.txt", "\n".join(copied))
+    assert sc(capsys, "sync", "s.json")[0] == 0
+    assert cited() == texts
+    source = json.loads(read("s.json"))["annotations"][2]["sources"][0]
+    assert source["start"]["line"] == 8  # where it was (6), two lines down; not the copy on line 2
+
+
+def test_sync_json_tells_each_document_and_each_moved_or_changed_ref(capsys):
+    session_with_refs(capsys)
+    write("notes.txt", "Inserted.\n" + NOTES.replace("optional", "required"))
+    code, out, _ = sc(capsys, "sync", "s.json", "--json", "--check")
+    report = json.loads(out)
+    assert code == report["exit_code"] == 1 and report["written"] is False
+    assert report["documents"] == [
+        {"path": "article.md", "state": "same"},
+        {"path": "notes.txt", "state": "changed", "updated": False},
+    ]
+    states = {ref["pointer"]: (ref["state"], ref["now"]) for ref in report["refs"]}
+    assert states["/annotations/0/sources/0"] == ("changed", "The flag is required for new projects")
+    assert states["/annotations/2/sources/0"] == ("kept", "The default stays off until 3.0")
+    moved = next(ref for ref in report["refs"] if ref["pointer"] == "/annotations/2/sources/0")
+    assert moved["ref"]["start"] == {"line": 7, "str": "The"}
+
+
+def test_sync_of_a_session_that_is_not_json_is_exit_2(capsys):
+    write("s.json", '{"documents": [')
+    code, out, err = sc(capsys, "sync", "s.json")
+    assert (code, out) == (2, "") and "not valid JSON" in err

@@ -1,0 +1,239 @@
+"""Re-anchoring (core/resync.py) against a brute-force reference on random drifts of real prose.
+
+The reference knows where every character went: a drift is made of operations on the old
+content (lines inserted, deleted, edited, copied; text added beside a span; a paragraph
+reflowed) that carry each surviving character's old offset along. A ref's text survived
+when its characters are still there, in one piece, in order; its new place is where they
+are. Re-anchoring must keep exactly those refs, at exactly that place, and flag every other.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.refs import Boundaries, cite, resolves_to
+from sourcecheck.core.resync import FileContent, align, applied, edits, plan
+from sourcecheck.core.session import Document
+
+SPEC = Path(__file__).resolve().parents[2] / "docs" / "sourcecheck-spec.md"
+PROSE = list(dict.fromkeys(line for line in SPEC.read_text(encoding="utf-8").split("\n") if len(line) > 30))
+WORDS = sorted({w for line in PROSE for w in re.findall(r"[A-Za-z]{4,}", line)})
+
+Char = tuple[str, int | None]  # a character and the old offset it came from (None: new text)
+
+
+def chars_of(text: str, start: int = 0) -> list[Char]:
+    return [(ch, start + i) for i, ch in enumerate(text)]
+
+
+def new_text(text: str) -> list[Char]:
+    return [(ch, None) for ch in text]
+
+
+def lines_of(chars: list[Char]) -> list[list[Char]]:
+    lines: list[list[Char]] = [[]]
+    for item in chars:
+        if item[0] == "\n":
+            lines[-1].append(item)
+            lines.append([])
+        else:
+            lines[-1].append(item)
+    return lines
+
+
+def joined(lines: list[list[Char]]) -> list[Char]:
+    return [item for line in lines for item in line]
+
+
+def ensure_break(line: list[Char]) -> list[Char]:
+    return line if line and line[-1][0] == "\n" else line + [("\n", None)]
+
+
+@st.composite
+def drifts(draw):
+    """(old content, new content as characters with their origins, refs as (start, end),
+    whether lines were copied)."""
+    first = draw(st.integers(0, len(PROSE) - 12))
+    count = draw(st.integers(4, 10))
+    old = "\n".join(PROSE[first : first + count]) + "\n"
+    spans = []
+    for _ in range(draw(st.integers(1, 6))):
+        words = list(re.finditer(r"\w+", old))
+        a = draw(st.integers(0, len(words) - 1))
+        b = draw(st.integers(a, min(len(words) - 1, a + draw(st.integers(0, 25)))))
+        spans.append((words[a].start(), words[b].end()))
+    lines = lines_of(chars_of(old))
+    if not lines[-1]:
+        lines.pop()
+    originals = len(lines)
+    # Copies come last, of lines that stay as they are: a line deleted while a copy of it
+    # stands elsewhere is a move, which a diff sees as a deletion.
+    kinds = draw(st.lists(st.sampled_from(["insert", "delete", "edit", "beside", "reflow"]), min_size=1, max_size=5))
+    copies = draw(st.integers(0, 2))
+    for kind in kinds + ["copy"] * copies:
+        at = draw(st.integers(0, len(lines) - 1)) if lines else 0
+        if kind == "insert":
+            lines.insert(at, new_text(draw(st.sampled_from(PROSE[:first] + PROSE[first + count :])) + "\n"))
+        elif kind == "delete" and len(lines) > 1:
+            del lines[at]
+        elif kind == "edit" and lines:
+            line = lines[at]
+            words = [m for m in re.finditer(r"\w+", "".join(ch for ch, _ in line))]
+            if words:
+                word = draw(st.sampled_from(words))
+                other = draw(st.sampled_from(WORDS))
+                if other not in old:  # a word never there before: an edit a diff can see
+                    lines[at] = line[: word.start()] + new_text(other) + line[word.end() :]
+        elif kind == "beside" and lines:
+            line = lines[at]
+            spaces = [i for i, (ch, _) in enumerate(line) if ch == " "]
+            if spaces:
+                where = draw(st.sampled_from(spaces))
+                other = draw(st.sampled_from(WORDS))
+                if other not in old:
+                    lines[at] = line[:where] + new_text(" " + other) + line[where:]
+        elif kind == "reflow" and lines:
+            line = lines[at]
+            spaces = [i for i, (ch, _) in enumerate(line) if ch == " "]
+            if spaces and draw(st.booleans()):  # a line broken in two at a space
+                where = draw(st.sampled_from(spaces))
+                lines[at : at + 1] = [line[:where] + [("\n", None)], line[where + 1 :]]
+            elif at + 1 < len(lines) and line and line[-1][0] == "\n":  # two lines joined by a space
+                lines[at : at + 2] = [line[:-1] + [(" ", None)] + lines[at + 1]]
+        elif kind == "copy" and len(lines) > 4:  # placed at least three lines away
+            source = draw(st.integers(0, len(lines) - 1))
+            away = [i for i in range(len(lines) + 1) if abs(i - source) >= 3]
+            if away and any(origin is not None for _, origin in lines[source]):
+                text = "".join(ch for ch, _ in lines[source])
+                lines.insert(draw(st.sampled_from(away)), new_text(text if text.endswith("\n") else text + "\n"))
+    assert originals
+    lines = [ensure_break(line) if i + 1 < len(lines) else line for i, line in enumerate(lines)]
+    return old, joined(lines), spans, copies > 0
+
+
+def survived(new: list[Char], start: int, end: int) -> tuple[int, int] | None:
+    """Where the old characters [start, end) are now, when all of them are, together."""
+    where = {origin: i for i, (_, origin) in enumerate(new) if origin is not None}
+    if start not in where:
+        return None
+    first = where[start]
+    for k in range(end - start):
+        if first + k >= len(new) or new[first + k][1] != start + k:
+            return None
+    return first, first + end - start
+
+
+def rewritten(old: str, new: list[Char], start: int, end: int, truth: tuple[int, int]) -> bool:
+    """Whether an old line holding ``[start, end)``, or a new line holding where it went,
+    kept less than 80% of its words: a line mostly rewritten, which the diff may take for a
+    line deleted and another inserted."""
+    kept = {origin for _, origin in new if origin is not None}
+    text = "".join(ch for ch, _ in new)
+
+    def share(words: list[range]) -> float:
+        return sum(1 for word in words if all(i in kept for i in word)) / len(words) if words else 1.0
+
+    for position in (start, end - 1):
+        line_start, line_end = old.rfind("\n", 0, position) + 1, old.find("\n", position)
+        words = [range(m.start(), m.end()) for m in re.finditer(r"\w+", old[: line_end if line_end >= 0 else None])]
+        if share([w for w in words if w.start >= line_start]) < 0.8:
+            return True
+    for position in (truth[0], truth[1] - 1):
+        line_start, line_end = text.rfind("\n", 0, position) + 1, text.find("\n", position)
+        words = [m for m in re.finditer(r"\w+", text[: line_end if line_end >= 0 else None]) if m.start() >= line_start]
+        new_words = [w for w in words if all(new[i][1] is not None for i in range(w.start(), w.end()))]
+        if words and len(new_words) < 0.8 * len(words):
+            return True
+    return False
+
+
+def session_of(old: str, refs: list[Boundaries]) -> str:
+    import json
+
+    annotations = [
+        {
+            "claim": {"path": "article", "start": {"line": 1, "str": "Claim"}, "end": {"line": 1, "str": "Claim"}},
+            "sources": [{**ref.as_json(), "polarity": "supports", "confidence": 0.9}],
+        }
+        for ref in refs
+    ]
+    return json.dumps(
+        {
+            "documents": [{"path": "article", "content": "Claim"}, {"path": "notes", "content": old}],
+            "annotations": annotations,
+        },
+        indent=2,
+    )
+
+
+@settings(max_examples=300)
+@given(drifts())
+def test_random_drifts_of_prose_re_anchor_every_surviving_ref_to_its_new_place_and_flag_the_others(drift):
+    old, new_chars, spans, with_copies = drift
+    new = "".join(ch for ch, _ in new_chars)
+    document = Document("notes", old, ("documents", 1))
+    refs = [cite(document, start, end) for start, end in spans]
+    refs = [ref for ref in refs if isinstance(ref, Boundaries)]
+    analysis = Analysis(session_of(old, refs))
+    drifted = plan(analysis, {"notes": FileContent(new), "article": FileContent("Claim")})
+    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
+    if old == new:
+        assert notes.state == "same"
+        return
+    moved = Document("notes", new, ("documents", 1))
+    for carried in notes.refs:
+        start, end = carried.ref.span
+        truth = survived(new_chars, start, end)
+        if carried.state == "kept":
+            # never other text, and where the reference says it went (or on an identical copy of
+            # its line, which no diff can tell from it when their order gives no reason to choose)
+            assert resolves_to(moved, carried.anchor) == carried.was == old[start:end]
+            anchored = carried.anchor
+            at = moved.line_starts[anchored.start_line - 1] + moved.lines[anchored.start_line - 1].index(
+                anchored.start_str
+            )
+            if truth is None or at != truth[0]:
+                line = moved.lines[anchored.start_line - 1]
+                if truth is not None:  # on an identical copy of the line it went to
+                    assert line == moved.lines[moved.line_of_offset(truth[0]) - 1], (carried.was, new)
+                else:  # on an identical copy of the line it was on, that line gone
+                    assert line == old.split("\n")[old.count("\n", 0, start)], (carried.was, new)
+        elif truth is not None:
+            # still there, but its line was mostly rewritten, or no boundary is unique there now,
+            # or a line of it was copied, and the copy stands where the diff aligns that line
+            assert (
+                carried.reason is not None
+                or rewritten(old, new_chars, start, end, truth)
+                or with_copies  # a copy of a line may stand where the diff aligns its original
+            ), (carried.was, new)
+        elif carried.anchor is not None:
+            assert resolves_to(moved, carried.anchor) == carried.now
+    # The session as a sync writes it (with --accept): every kept ref still cites its text.
+    after = Analysis(applied(analysis.text, edits(drifted, accept=True)))
+    texts = {ref.json_path: ref.text for ref in after.session.refs}
+    for carried in notes.refs:
+        if carried.state == "kept":
+            assert texts[carried.ref.json_path] == carried.was
+
+
+def test_lines_align_as_a_diff_does_and_words_within_a_changed_line():
+    old = "alpha beta\nthe flag is optional for new projects\nepsilon\n"
+    new = "intro\nalpha beta\nthe flag is required for new projects\nepsilon\n"
+    alignment = align(old, new)
+    assert alignment.moved(0, 10) == (6, 16)  # "alpha beta", one line down
+    assert alignment.moved(11, 22) == (17, 28)  # "the flag is" survives the edit of its line
+    assert alignment.moved(11, 31) is None  # "the flag is optional" does not
+    assert new[slice(*alignment.aligned(23, 31))] == "required"  # what stands where "optional" stood
+
+
+def test_a_line_rewritten_whole_lends_none_of_its_words():
+    old = "Intro.\nThe report was published in March by the agency.\nEnd.\n"
+    new = "Intro.\nThe agency says the numbers are final.\nEnd.\n"
+    alignment = align(old, new)
+    start = old.index("agency")
+    assert alignment.moved(start, start + len("agency")) is None
