@@ -310,7 +310,7 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     assert out.splitlines() == [
         "`report.txt`: its file has changed; 0 refs into it keep their text, but 1 ref cites text that changed: "
         "the document is kept as it was",
-        f"s.json:{line}: /annotations/0/sources/0 (`report.txt`, line 2): was \"outcome of the trial was positive\", "
+        f's.json:{line}: /annotations/0/sources/0 (`report.txt`, line 2): was "outcome of the trial was positive", '
         'now "outcome of the trial was unclear"',
         "s.json: 1 document kept as it was (refs cite text that changed); judge the changed refs, then run "
         "`sourcecheck sync --accept s.json`",

@@ -92,7 +92,9 @@ def test_a_deleted_line_re_anchors_every_ref_below_it_to_the_same_text(capsys):
     assert code == 1 and "`sourcecheck sync` would update it" in out and "3 refs into it keep their text" in out
     code, out, err = sc(capsys, "sync", "s.json")
     assert (code, err) == (0, "")
-    assert out.splitlines()[0] == "`notes.txt`: its file has changed; 3 refs into it keep their text (3 re-anchored); its content is updated"
+    assert out.splitlines()[0] == (
+        "`notes.txt`: its file has changed; 3 refs into it keep their text (3 re-anchored); its content is updated"
+    )
     assert cited() == texts  # every ref cites what it cited, at its new place
     data = json.loads(read("s.json"))
     assert [s["start"]["line"] for a in data["annotations"] for s in a["sources"]] == [2, 3, 5]
@@ -126,7 +128,8 @@ def test_deleted_text_is_left_as_it_was_on_accept_and_the_check_reports_it(capsy
     code, out, _ = sc(capsys, "sync", "s.json", "--accept")
     assert code == 1
     assert 'was "The default stays off until 3.0", now deleted; left as it was' in out
-    assert json.loads(read("s.json"))["documents"][1]["content"] == NOTES.replace("The default stays off until 3.0.\n", "")
+    content = json.loads(read("s.json"))["documents"][1]["content"]
+    assert content == NOTES.replace("The default stays off until 3.0.\n", "")
     assert sc(capsys, "s.json")[0] == 1  # the ref no longer resolves: the check says so
 
 
