@@ -31,9 +31,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sourcecheck"))
 
 
 async def initialized(request, lsp_client: LanguageClient):
-    lsp_client.init_result = await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities(request.param))
-    )
+    capabilities = client_capabilities(request.param)
+    lsp_client.init_result = await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities))
+    watched = capabilities.workspace.did_change_watched_files if capabilities.workspace else None
+    lsp_client.init_capabilities_watch = bool(watched and watched.dynamic_registration)
     yield
     await lsp_client.shutdown_session()
 

@@ -81,7 +81,7 @@ def read_bytes(name: str, limit_mb: int = MAX_SIZE_MB, *, follow: bool = True) -
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
-                raise ReadRefused(f"is larger than the limit of {limit_mb} MB; raise it with --max-size-mb to read it")
+                raise ReadRefused(f"is more than the limit of {limit_mb} MB; raise it with --max-size-mb to read it")
         try:
             return b"".join(chunks)
         except MemoryError:
@@ -135,6 +135,10 @@ def outside_reason(path: str) -> str | None:
         return "leads outside the session's folder (`..`); only files in it or below it are read"
     if not path or "\0" in path:
         return "is not a file name"
+    try:
+        os.fsencode(path)
+    except UnicodeError:  # a lone surrogate, which no file name holds
+        return "is not a file name (it holds a character no file name can)"
     return None
 
 

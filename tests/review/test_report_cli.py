@@ -69,7 +69,7 @@ def test_a_session_with_failing_refs_is_reported_not_refused(capsys):
         (lambda: None, "missing.json: no such file"),
         (lambda: os.mkdir("missing.json"), "missing.json: is a directory"),
         (lambda: Path("missing.json").write_bytes(b'{"documents": [\xff]}'), "is not UTF-8 text"),
-        (lambda: Path("missing.json").write_text('{"documents": [}'), "missing.json:1: not valid JSON"),
+        (lambda: Path("missing.json").write_text('{"documents": [}'), "missing.json:1:16: not valid JSON"),
         (lambda: Path("missing.json").write_text("\ufeff{}", encoding="utf-8"), "byte order mark"),
         (lambda: Path("missing.json").write_text('{"name": "x"}'), "is not a SourceCheck session"),
     ],

@@ -39,7 +39,13 @@ def make_client() -> LanguageClient:
         client.content_refreshes.append(params.uri)  # type: ignore[attr-defined]
 
     features[types.WORKSPACE_TEXT_DOCUMENT_CONTENT_REFRESH] = refresh_content
+
+    def register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
+    features[types.CLIENT_REGISTER_CAPABILITY] = register
     client = LanguageClient(converter_factory=default_converter)
+    client.registrations = []  # type: ignore[attr-defined]
     client.published = []  # type: ignore[attr-defined]
     client.refreshes = 0  # type: ignore[attr-defined]
     client.content_refreshes = []  # type: ignore[attr-defined]

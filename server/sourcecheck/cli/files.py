@@ -62,7 +62,7 @@ def read_input(name: str, limit_mb: int = disk.MAX_SIZE_MB, stdin: BinaryIO | No
         except MemoryError:
             raise Refused("<stdin>: is too large to be read into memory") from None
         if len(data) > limit:
-            raise Refused(f"<stdin>: is larger than the limit of {limit_mb} MB; raise it with --max-size-mb")
+            raise Refused(f"<stdin>: is more than the limit of {limit_mb} MB; raise it with --max-size-mb")
         return data
     try:
         return disk.read_bytes(name, limit_mb)

@@ -30,6 +30,7 @@ from itertools import accumulate
 from typing import Literal
 
 from .analysis import Analysis
+from .display import shorten, visible
 from .refs import Boundaries, cite
 from .rules import occurrences
 from .session import Document, Ref, pointer
@@ -489,39 +490,126 @@ class Drift:
         """Every document equals its file."""
         return all(d.state == "same" for d in self.documents)
 
+    @property
+    def on_disk(self) -> bool:
+        """Whether the session's documents come from files (at least one of them was read):
+        a session written by hand, whose paths name no file, is not told of missing files."""
+        return any(isinstance(d.file, FileContent) for d in self.documents)
+
     def updated(self, accept: bool) -> list[DocumentDrift]:
         """The documents a sync brings up to date: those whose citations all survive, or with
         ``accept`` every one whose file could be read."""
         return [d for d in self.documents if d.state == "changed" and (accept or d.all_kept)]
 
 
-def plan(analysis: Analysis, files: Mapping[str, FileState]) -> Drift:
+Alignments = dict[tuple[int, int], tuple[str, str, Alignment]]
+"""Alignments made before, by the identities of their old and new contents (with the contents,
+so that an identity reused by another string is never taken for it)."""
+
+
+def plan(analysis: Analysis, files: Mapping[str, FileState], alignments: Alignments | None = None) -> Drift:
     """What bringing each document of ``analysis`` (by path, as refs resolve against them) up
-    to date with ``files[path]`` does to it and to the refs into it."""
-    refs_into: dict[str, list[Ref]] = {}
-    for ref in analysis.session.refs:
-        if ref.document is not None and ref.doc_path is not None:
-            refs_into.setdefault(ref.doc_path, []).append(ref)
+    to date with ``files[path]`` does to it and to the refs into it. ``alignments`` keeps the
+    alignment of each changed content from one call to the next (the editor asks on every
+    version of the session)."""
+    refs_into: dict[str, list[Ref]] | None = None
     found = []
+    used: set[tuple[int, int]] = set()
     for path, document in analysis.session.by_path.items():
         file = files.get(path)
         if file is None:
             continue
         if isinstance(file, Unreadable):
             found.append(DocumentDrift(document, "unreadable", file))
-        elif file.content == document.content:
+        elif file.content is document.content or file.content == document.content:
             found.append(DocumentDrift(document, "same", file))
         else:
-            found.append(_changed(document, file, refs_into.get(path, [])))
+            if refs_into is None:  # only when some document changed: a walk over every ref
+                refs_into = {}
+                for ref in analysis.session.refs:
+                    if ref.document is not None and ref.doc_path is not None:
+                        refs_into.setdefault(ref.doc_path, []).append(ref)
+            found.append(_changed(document, file, refs_into.get(path, []), alignments, used))
+    if alignments is not None:  # those of contents no longer compared go
+        for key in [key for key in alignments if key not in used]:
+            del alignments[key]
     return Drift(analysis, tuple(found))
 
 
-def _changed(document: Document, file: FileContent, refs: list[Ref]) -> DocumentDrift:
-    alignment = align(document.content, file.content)
+def _changed(
+    document: Document, file: FileContent, refs: list[Ref], alignments: Alignments | None, used: set[tuple[int, int]]
+) -> DocumentDrift:
+    key = (id(document.content), id(file.content))
+    used.add(key)
+    known = alignments.get(key) if alignments is not None else None
+    if known is not None and known[0] is document.content and known[1] is file.content:
+        alignment = known[2]
+    else:
+        alignment = align(document.content, file.content)
+        if alignments is not None:
+            alignments[key] = (document.content, file.content, alignment)
     new = Document(document.path, file.content, document.json_path)
     carried = tuple(carry(ref, alignment, new) for ref in refs if ref.valid and ref.span is not None)
     unresolved = sum(1 for ref in refs if not (ref.valid and ref.span is not None))
     return DocumentDrift(document, "changed", file, carried, unresolved)
+
+
+# --- what to tell a person ------------------------------------------------------------------
+
+DOCUMENT_CHANGED = "source-changed"
+DOCUMENT_UNREADABLE = "source-unreadable"
+REF_CHANGED = "cited-text-changed"
+"""The codes of what the editor says of drift (diagnostics, not findings: the check of a
+session's text knows nothing of files)."""
+
+
+def _named(path: str) -> str:
+    return "`" + visible(shorten(path, 80)) + "`"
+
+
+def _refs(count: int) -> str:
+    return f"{count} ref{'s' if count != 1 else ''}"
+
+
+def _quoted(text: str | None) -> str:
+    return '"' + visible(shorten(text, 60)) + '"' if text is not None else "nothing (deleted)"
+
+
+def document_said(drift: DocumentDrift) -> tuple[str, str, bool] | None:
+    """What to say of a document beside its file: (code, message, whether it is a warning
+    rather than information); None when it equals its file."""
+    name = _named(drift.document.path)
+    if isinstance(drift.file, Unreadable):
+        return (
+            DOCUMENT_UNREADABLE,
+            f"the file of {name} is not read: {visible(drift.file.reason)}; this document is kept as it is",
+            "outside" in drift.file.reason,
+        )
+    if drift.state != "changed":
+        return None
+    kept, changed = len(drift.kept_refs), len(drift.changed_refs)
+    moves = f"{_refs(kept)} {'moves' if kept == 1 else 'move'} with it"
+    if not changed:
+        message = (
+            f"the file of {name} has changed on disk: {moves}; sync the document to bring it up to date (the quick "
+            "fix re-anchors them)"
+        )
+        return DOCUMENT_CHANGED, message, False
+    message = (
+        f"the file of {name} has changed on disk: {moves}, {_refs(changed)} {'cites' if changed == 1 else 'cite'} "
+        "text that changed; the session still cites the text as it was: judge the changed refs, then accept the new "
+        "text"
+    )
+    return DOCUMENT_CHANGED, message, True
+
+
+def ref_said(drift: DocumentDrift, ref: RefDrift) -> str:
+    """What to say of a ref whose text changed on disk: what it cited, what stands there now."""
+    message = (
+        f"this ref cites text of {_named(drift.document.path)} that changed on disk: was {_quoted(ref.was)}, now "
+        f"{_quoted(ref.now)}"
+    )
+    return message + (f" ({visible(ref.reason)})" if ref.reason is not None else "")
 
 
 # --- the session's text --------------------------------------------------------------------

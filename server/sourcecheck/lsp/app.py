@@ -23,6 +23,7 @@ from pygls.exceptions import JsonRpcException
 
 from ..core.analysis import Analysis
 from ..core.positions import Encoding, LineTable, Position, Span
+from ..core.resync import Drift
 from ..core.session import Document
 from ..core.syntax import Node
 from .settings import Settings
@@ -53,19 +54,28 @@ class Client:
     pull_diagnostics: bool = False  # the client asks for diagnostics (else they are pushed)
     document_changes: bool = False  # edits may name the document version they are for
     snippets: bool = False  # completion items may be snippets
+    watch_files: bool = False  # the server may ask to hear of files changing (didChangeWatchedFiles)
+    relative_patterns: bool = False  # ... with patterns relative to a folder
+    diagnostic_refresh: bool = False  # the server may ask a pulling client to pull again
 
     @classmethod
     def negotiated(cls, capabilities: types.ClientCapabilities, position_encoding: str | None) -> Client:
         text = capabilities.text_document
         formats = text.hover.content_format if text and text.hover else None
         completion = text.completion.completion_item if text and text.completion else None
-        edit = capabilities.workspace.workspace_edit if capabilities.workspace else None
+        workspace = capabilities.workspace
+        edit = workspace.workspace_edit if workspace else None
+        watched = workspace.did_change_watched_files if workspace else None
+        refresh = workspace.diagnostics if workspace else None
         return cls(
             encoding=ENCODINGS.get(str(position_encoding), Encoding.UTF16),
             markdown=formats is None or types.MarkupKind.Markdown in formats,
             pull_diagnostics=bool(text and text.diagnostic),
             document_changes=bool(edit and edit.document_changes),
             snippets=bool(completion and completion.snippet_support),
+            watch_files=bool(watched and watched.dynamic_registration),
+            relative_patterns=bool(watched and watched.relative_pattern_support),
+            diagnostic_refresh=bool(refresh and refresh.refresh_support),
         )
 
 
@@ -97,6 +107,10 @@ class View:
     client: Client = field(default_factory=Client)
     settings: Settings = field(default_factory=Settings)
     memo: DocumentMemo = field(default_factory=DocumentMemo)
+    # Its documents beside their files (for a session on disk whose files were read), or None,
+    # and how many times those files were read with a change (part of a pull report's id).
+    drift: Drift | None = None
+    drift_version: int = 0
 
     @classmethod
     def of(

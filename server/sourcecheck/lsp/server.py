@@ -14,17 +14,22 @@ import asyncio
 import inspect
 import logging
 import os
+import pathlib
+import re
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, BinaryIO
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__
+from .. import __version__, disk
 from ..core.analysis import Analysis, Cancelled
 from ..core.positions import LineTable
+from ..core.resync import FileContent, FileState
 from ..core.text import Text
 from .app import VIEW_SCHEME, Client, Feature, Handler, Refused, Shown, View, parse_view_uri
 from .features import (
@@ -33,6 +38,7 @@ from .features import (
     completion,
     diagnostics,
     document_view,
+    drift,
     hints,
     hover,
     lens,
@@ -56,6 +62,8 @@ READY_TIMEOUT = 5.0
 IDLE_CHECK_SECONDS = 1.0
 LINES_LATER = 0.05
 """Seconds after a full analysis is taken before its text's line table is made (see LineTable)."""
+FILES_TIMEOUT = 2.0
+"""Seconds a request for a session's diagnostics waits for the read of its files under way."""
 REFRESH_DELAY = 0.3
 """Seconds without an edit of a session before its open document views are refreshed."""
 
@@ -76,6 +84,9 @@ class SourceCheckServer(LanguageServer):
         self.published: set[str] = set()  # URIs holding pushed diagnostics
         # One thread for full analyses: they are called off when outdated, so one suffices.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-analysis")
+        # One for reading the files of the sessions' documents (drift), off the event loop.
+        self.file_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-files")
+        self.watched: set[str] = set()  # session folders the client was asked to watch
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
         self.refreshes: dict[str, asyncio.TimerHandle] = {}  # document views to refresh, by session
         self.ready_timeout = float(os.environ.get("SOURCECHECK_READY_TIMEOUT") or READY_TIMEOUT)  # tests shorten it
@@ -232,8 +243,20 @@ class SourceCheckServer(LanguageServer):
         return self.view_of(document) if document is not None else None
 
     def view_of(self, document: OpenDocument) -> View:
-        """The view of a document's current version (its analysis made if need be)."""
-        return View(document.uri, document.version, document.analysis, self.client, self.settings, document.memo)
+        """The view of a document's current version (its analysis made if need be), with its
+        documents beside their files when those were read."""
+        analysis = document.analysis
+        drift = document.drift()
+        return View(
+            document.uri,
+            document.version,
+            analysis,
+            self.client,
+            self.settings,
+            document.memo,
+            drift,
+            document.files_version if drift is not None else 0,
+        )
 
     async def shown(self, uri: str, session_uri: str, path: str) -> Shown | None:
         """A document of the session at ``session_uri``, as its document view shows it."""
@@ -263,6 +286,8 @@ class SourceCheckServer(LanguageServer):
             view = self.view_of(document) if document.is_session else None
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
+            if view is not None:
+                self.files_wanted(document)
             items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
         self.published.add(uri)
         self.text_document_publish_diagnostics(
@@ -272,6 +297,130 @@ class SourceCheckServer(LanguageServer):
     async def publish_if_current(self, document: OpenDocument, version: int) -> None:
         if self.documents.get(document.uri) is document and document.version == version:
             await self.publish(document)  # also clears them if the file stopped being a session
+
+    # -- the files of the sessions' documents (drift)
+
+    def files_wanted(self, document: OpenDocument) -> None:
+        """Read the files of a session's documents that were not read yet (on opening it, or
+        once a document is added), in the background."""
+        if session_folder(document.uri) is None or document.reading is not None:
+            return
+        missing = [path for path in document.analysis.session.by_path if path not in document.files]
+        if missing:
+            self.read_soon(document, missing)
+
+    def read_soon(self, document: OpenDocument, paths: list[str]) -> None:
+        """Read those files in the background; a request for the session's diagnostics made
+        meanwhile waits for it (see :meth:`files_read`)."""
+        done = asyncio.Event()
+        document.reading = done
+        self.spawn(guarded_call("reading document files", self.read_files(document, paths, done)))
+
+    async def files_read(self, document: OpenDocument) -> None:
+        """Wait (a little, at most) for a read of the session's files under way."""
+        if document.reading is not None:
+            try:
+                await asyncio.wait_for(document.reading.wait(), FILES_TIMEOUT)
+            except TimeoutError:
+                log.info("reading the files of %s takes long; answering without them", document.uri)
+
+    async def read_files(self, document: OpenDocument, paths: list[str], done: asyncio.Event) -> None:
+        """Read the files of some documents of a session (in the file thread: bounded, only
+        inside the session's folder) and, if any changed, show what that does to its refs."""
+        try:
+            folder = session_folder(document.uri)
+            if folder is None:
+                return
+            self.watch(folder)
+            limit = self.settings.max_file_size_mb
+            buffers = {path: self.open_buffer(folder, path) for path in paths}  # read on the loop
+            states = await asyncio.get_running_loop().run_in_executor(
+                self.file_reader, lambda: {p: buffers[p] or disk.document_file(folder, p, limit) for p in paths}
+            )
+            if self.documents.get(document.uri) is not document:
+                return
+            files = {**document.files, **states}
+            # Shown only for a session some of whose documents have files (see Drift.on_disk).
+            shown = any(isinstance(state, FileContent) for state in (*files.values(), *document.files.values()))
+            changed = files != document.files and shown
+            if files != document.files:
+                document.files = files
+                document.files_version += 1
+        finally:
+            if document.reading is done:
+                document.reading = None
+            done.set()
+        if changed:
+            await self.drift_changed(document)
+
+    def open_buffer(self, folder: str, path: str) -> FileState | None:
+        """A document's file as the editor has it open (its text, maybe unsaved), if it does."""
+        if disk.outside_reason(path) is not None:
+            return None
+        target = os.path.realpath(os.path.join(folder, path))
+        if not disk.inside(os.path.realpath(folder), target):
+            return None
+        buffer = self.documents.get(pathlib.Path(target).as_uri())
+        if buffer is None or buffer.is_session:
+            return None
+        content, note = disk.normalized(buffer.text)
+        return FileContent(content, note)
+
+    async def drift_changed(self, document: OpenDocument) -> None:
+        """Show the session's drift: push its diagnostics again, or ask a pulling client to pull."""
+        if not self.client.pull_diagnostics:
+            await self.publish(document)
+        elif self.client.diagnostic_refresh:
+            try:
+                await self.workspace_diagnostic_refresh_async(None)
+            except Exception as error:
+                log.debug("the client did not refresh diagnostics: %s", error)
+
+    def watch(self, folder: str) -> None:
+        """Ask the client to tell of files changing in a session's folder (once per folder),
+        where it can be asked (dynamic registration of ``workspace/didChangeWatchedFiles``)."""
+        if folder in self.watched or not self.client.watch_files:
+            return
+        self.watched.add(folder)
+        pattern: str | types.RelativePattern = (
+            types.RelativePattern(base_uri=pathlib.Path(folder).as_uri(), pattern="**/*")
+            if self.client.relative_patterns
+            else f"{glob_escape(folder)}/**/*"
+        )
+        registration = types.Registration(
+            id=f"sourcecheck-files-{len(self.watched)}",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=pattern)]
+            ),
+        )
+        self.spawn(
+            guarded_call(
+                "asking to watch files",
+                self.client_register_capability_async(types.RegistrationParams(registrations=[registration])),
+            )
+        )
+
+    def file_changed(self, uri: str) -> None:
+        """A file changed on disk (or was saved): read it again for each open session one of
+        whose documents it is."""
+        changed = fs_path(uri)
+        if changed is None:
+            return
+        real = os.path.realpath(changed)
+        for session_uri in self.documents.uris():
+            document = self.documents.get(session_uri)
+            folder = session_folder(session_uri)
+            if document is None or folder is None or not document.files:
+                continue
+            paths = [
+                path
+                for path in document.files
+                if disk.outside_reason(path) is None
+                and (os.path.join(folder, path) == changed or os.path.realpath(os.path.join(folder, path)) == real)
+            ]
+            if paths:
+                self.read_soon(document, paths)
 
     async def collect_when_idle(self) -> None:
         """Run the runtime's due full collection once the editor is idle (see runtime.py)."""
@@ -356,6 +505,35 @@ async def ask_settings(ls: SourceCheckServer) -> None:
     await apply_settings(ls, Settings.from_client(answer[0] if answer else None))
 
 
+def on_files_changed(ls: SourceCheckServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        ls.file_changed(change.uri)
+
+
+def on_saved(ls: SourceCheckServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.file_changed(params.text_document.uri)
+
+
+def session_folder(uri: str) -> str | None:
+    """The folder a session on disk is in (its documents' paths start there); None for a
+    buffer that is no file (untitled, a document view)."""
+    path = fs_path(uri)
+    return os.path.dirname(path) if path is not None else None
+
+
+def fs_path(uri: str) -> str | None:
+    """The file system path of a ``file:`` URI (None for another scheme)."""
+    parts = urlsplit(uri)
+    if parts.scheme != "file":
+        return None
+    return url2pathname(unquote(parts.path)) if parts.path else None
+
+
+def glob_escape(path: str) -> str:
+    """A folder's path as a glob pattern's literal start (its glob characters in brackets)."""
+    return re.sub(r"([*?\[\]{}])", r"[\1]", path)
+
+
 async def pull_diagnostics(
     ls: SourceCheckServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
@@ -372,6 +550,14 @@ async def pull_diagnostics(
     view = await ls.view(uri, wait=True)  # diagnostics are worth waiting for
     if view is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
+    opened = ls.documents.get(uri)
+    if opened is not None:
+        ls.files_wanted(opened)
+        if opened.reading is not None:  # a file changed: say what that does, once it is read
+            await ls.files_read(opened)
+            view = await ls.view(uri, wait=True)
+            if view is None:
+                return types.RelatedFullDocumentDiagnosticReport(items=[])
     return diagnostics.report(view, params)
 
 
@@ -401,6 +587,8 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     Handler(types.INITIALIZED, on_initialized),
     Handler(types.SHUTDOWN, on_shutdown),
     Handler(types.WORKSPACE_DID_CHANGE_CONFIGURATION, on_configuration),
+    Handler(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, on_files_changed),
+    Handler(types.TEXT_DOCUMENT_DID_SAVE, on_saved, None, types.SaveOptions(include_text=False)),
     Handler(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         pull_diagnostics,
@@ -411,9 +599,11 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover),
     Feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        together(actions.code_actions, cite.in_session),
+        together(actions.code_actions, drift.drift_actions, cite.in_session),
         [],
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, cite.KIND]),
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, cite.KIND]
+        ),
         shown=cite.in_view,
     ),
     Feature(

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from lsprotocol import types
@@ -22,6 +24,7 @@ from lsprotocol import types
 from ..core.analysis import Analysis, looks_like_session
 from ..core.incremental import merged
 from ..core.positions import Encoding, LineTable, Position
+from ..core.resync import Alignments, Drift, FileState, plan
 from ..core.text import Text
 from .app import VIEW_SCHEME, DocumentMemo
 from .runtime import COLLECTOR
@@ -57,6 +60,25 @@ class OpenDocument:
     _work: Work | None = field(default=None, repr=False)
     # What features keep from one version to the next (the diagnostics last built).
     memo: DocumentMemo = field(default_factory=DocumentMemo, repr=False)
+    # The files of its documents as last read (a session on disk), replaced whole when one
+    # changes; the version counts those changes.
+    files: Mapping[str, FileState] = field(default_factory=dict, repr=False)
+    files_version: int = 0
+    reading: Any = None  # an asyncio.Event set when the read of its files under way is done
+    _drift: tuple[int, int, Drift] | None = field(default=None, repr=False)
+    _alignments: Alignments = field(default_factory=dict, repr=False)
+
+    def drift(self) -> Drift | None:
+        """Its documents beside their files (None when no file was read), for this version's
+        analysis; made once per version and files read, the alignments of changed contents kept."""
+        if not self.files:
+            return None
+        analysis = self.analysis
+        if self._drift is not None and self._drift[0] == analysis.serial and self._drift[1] == self.files_version:
+            return self._drift[2]
+        drift = plan(analysis, self.files, self._alignments)
+        self._drift = (analysis.serial, self.files_version, drift)
+        return drift
 
     @property
     def text(self) -> str:

@@ -17,6 +17,7 @@ from ...core.analysis import Analysis
 from ...core.display import shorten, visible
 from ...core.incremental import Derivation, Placement
 from ...core.positions import Encoding, LineTable, Span
+from ...core.resync import REF_CHANGED, document_said, ref_said
 from ...core.session import Finding, Severity
 from ...core.syntax import StringMap
 from ..app import View
@@ -124,7 +125,7 @@ def diagnostics(view: View) -> WrittenDiagnostics:
 
 def report(view: View, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
     """A pull report: unchanged when the client has this version's already."""
-    result_id = f"{view.analysis.serial}:{view.encoding.value}"
+    result_id = f"{view.analysis.serial}:{view.encoding.value}:{view.drift_version}"
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(view), result_id=result_id)
@@ -188,6 +189,39 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         cache.sent[id(finding)] = sent
         found.append((sent.wire, sent.encoded))
     view.memo.wire = cache
+    return found + drift_diagnostics(view)
+
+
+def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
+    """What the session's documents beside their files say (see ``core/resync.py``): on a
+    document's ``path`` when its file changed or cannot be read, on each ref whose text changed."""
+    drift = view.drift
+    if drift is None or drift.analysis is not view.analysis or not drift.on_disk:
+        return []
+    found: list[tuple[Wire, str]] = []
+
+    def add(start: int, end: int, code: str, message: str, severity: types.DiagnosticSeverity) -> None:
+        wire: Wire = {
+            "range": wire_range(view.analysis.span(start, end, view.encoding)),
+            "message": message,
+            "severity": int(severity),
+            "code": code,
+            "source": "sourcecheck",
+        }
+        found.append((wire, dumps(wire)))
+
+    for document in drift.documents:
+        said = document_said(document)
+        node = view.analysis.node(document.document.json_path + ("path",))
+        if said is None or node is None:
+            continue
+        code, message, warning = said
+        severity = types.DiagnosticSeverity.Warning if warning else types.DiagnosticSeverity.Information
+        add(node.start, node.end, code, message, severity)
+        for ref in document.changed_refs:
+            at = view.analysis.node(ref.ref.json_path)
+            if at is not None:
+                add(at.start, at.end, REF_CHANGED, ref_said(document, ref), types.DiagnosticSeverity.Warning)
     return found
 
 
