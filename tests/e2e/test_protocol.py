@@ -324,6 +324,18 @@ def test_the_editor_closing_stdin_ends_the_server_with_0(raw):
     assert "Traceback" not in raw.stderr and " ERROR" not in raw.stderr, raw.stderr
 
 
+def test_the_server_ends_at_once_when_stdin_closes_during_a_long_analysis(raw):
+    raw.initialize()
+    # Some 30,000 annotations that each break a rule: seconds of analysis in the worker.
+    text = json.dumps({"documents": [], "annotations": [{"claim": {"n": n}} for n in range(30_000)]})
+    raw.open(text=text)
+    time.sleep(0.5)  # the analysis is under way
+    raw.close_stdin()
+    closed = time.monotonic()
+    assert raw.wait() == 0
+    assert time.monotonic() - closed < 2.0, "the server waited for the analysis to finish before ending"
+
+
 # -- framing: headers as the LSP base protocol allows them, and frames that cannot be read
 
 

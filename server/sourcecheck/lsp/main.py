@@ -95,4 +95,5 @@ def main(argv: list[str] | None = None) -> int:
     # 0 when the editor closes stdin; exit's status as LSP says (0 after shutdown, else 1);
     # 1 on a message the server cannot read past (see stdio.py).
     status = serve(server, sys.stdin.buffer, sys.stdout.buffer)
+    server.documents.stop_all()  # else the process ends only once an analysis under way is done
     return status
