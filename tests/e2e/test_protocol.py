@@ -1,6 +1,8 @@
 """The protocol's rules, over the real server's stdin and stdout: every request gets exactly
 one answer (its result, or the JSON-RPC error that says why), a notification that cannot be
-handled gets none, nothing leaves a traceback on stderr, and the server goes on answering.
+handled gets none, nothing leaves a traceback on stderr, and the server goes on answering;
+frames are read as the LSP base protocol allows, and one that cannot be read past ends the
+server with status 1 and a line saying why (never alive but deaf).
 
 The client here is raw bytes, nothing of pygls: what the server reads is exactly what each
 test writes, broken messages included.
@@ -84,11 +86,19 @@ class Raw:
     def stderr(self) -> str:
         return b"".join(self.stderr_chunks).decode("utf-8", "replace")
 
-    def write(self, body: bytes) -> None:
-        """One framed message of exactly these bytes."""
+    def write(self, body: bytes, header: bytes = b"Content-Length: %d\r\n\r\n") -> None:
+        """One framed message of exactly these bytes (``header`` holds the length's ``%d``)."""
+        self.write_bytes(header % len(body) + body)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Exactly these bytes, framed or not."""
         assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.process.stdin.write(data)
         self.process.stdin.flush()
+
+    def close_stdin(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
 
     def send(self, message: Any) -> None:
         self.write(json.dumps(message).encode())
@@ -306,11 +316,121 @@ def test_exit_with_params_still_ends_the_process(raw):
     assert raw.wait() == 0  # stdin still open: exit alone ends the process
 
 
-def test_the_editor_going_away_ends_with_1(raw):
+def test_the_editor_closing_stdin_ends_the_server_with_0(raw):
     raw.initialize()
-    assert raw.process.stdin is not None
-    raw.process.stdin.close()
-    assert raw.wait() == 1
+    raw.open()
+    raw.close_stdin()  # no shutdown, no exit: the editor went away, nothing failed
+    assert raw.wait() == 0
+    assert "Traceback" not in raw.stderr and " ERROR" not in raw.stderr, raw.stderr
+
+
+def test_the_server_ends_at_once_when_stdin_closes_during_a_long_analysis(raw):
+    raw.initialize()
+    # Some 30,000 annotations that each break a rule: seconds of analysis in the worker.
+    text = json.dumps({"documents": [], "annotations": [{"claim": {"n": n}} for n in range(30_000)]})
+    raw.open(text=text)
+    time.sleep(0.5)  # the analysis is under way
+    raw.close_stdin()
+    closed = time.monotonic()
+    assert raw.wait() == 0
+    assert time.monotonic() - closed < 2.0, "the server waited for the analysis to finish before ending"
+
+
+# -- framing: headers as the LSP base protocol allows them, and frames that cannot be read
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"content-length: %d\r\n\r\n",  # header names are case-insensitive
+        b"Content-Length: %d\n\n",  # a line may end with \n alone
+        b"CONTENT-LENGTH: %d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\n\r\n",
+        b"content-type: application/vscode-jsonrpc; charset=utf-8\r\nX-Whatever: 1\r\nContent-length: %d\r\n\r\n",
+        b"Content-Length:%d\r\n\r\n",  # no space after the colon
+        b"Content-Length: \t%d  \r\n\r\n",
+    ],
+    ids=["lowercase", "lf-only", "uppercase-mixed-ends", "unknown-headers-first", "no-space", "spaces-around"],
+)
+def test_frames_the_base_protocol_allows_are_read(raw, header):
+    raw.initialize()
+    raw.open()
+    message_id = raw.next_id = raw.next_id + 1
+    request = {"jsonrpc": "2.0", "id": message_id, "method": types.TEXT_DOCUMENT_HOVER, "params": raw.hover()}
+    raw.write(json.dumps(request).encode(), header)
+    raw.sent_ids.append(message_id)
+    assert raw.answer(message_id)["result"]["contents"]["value"]
+    assert_answers_normally(raw)  # and the stream is still in step
+    assert raw.finish() == 0
+
+
+def test_an_empty_body_is_answered_parse_error_and_reading_goes_on(raw):
+    raw.initialize()
+    raw.open()
+    raw.write(b"")
+    assert raw.answer(None)["error"]["code"] == -32700
+    assert_answers_normally(raw)
+    assert raw.finish() == 0
+
+
+HOVER_BODY = json.dumps({"jsonrpc": "2.0", "id": 500, "method": types.TEXT_DOCUMENT_HOVER, "params": {}}).encode()
+BROKEN_FRAMES = {
+    # name: (bytes written after a working session, whether stdin is closed after them, reason in the log)
+    "no-content-length": (
+        b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + HOVER_BODY,
+        False,
+        "without Content-Length",
+    ),
+    "length-a-word": (b"Content-Length: ten\r\n\r\n" + HOVER_BODY, False, "Content-Length is not a number: 'ten'"),
+    "length-negative": (b"Content-Length: -5\r\n\r\n" + HOVER_BODY, False, "Content-Length is not a number: '-5'"),
+    "length-exponent": (b"Content-Length: 1e3\r\n\r\n" + HOVER_BODY, False, "Content-Length is not a number"),
+    "length-absurd": (b"Content-Length: 100000000000\r\n\r\n" + HOVER_BODY, False, "'100000000000' is past the limit"),
+    "length-5000-digits": (b"Content-Length: " + b"9" * 5000 + b"\r\n\r\n", False, "is past the limit"),
+    "length-past-512-MiB": (b"Content-Length: 536870913\r\n\r\n{}", False, "past the limit of 536870912 bytes"),
+    "lengths-that-differ": (
+        b"Content-Length: %d\r\nContent-Length: 3\r\n\r\n%s" % (len(HOVER_BODY), HOVER_BODY),
+        False,
+        "two Content-Length headers that differ",
+    ),
+    "length-too-short": (b"Content-Length: 5\r\n\r\n" + HOVER_BODY, False, "not a header line: 'nrpc\""),
+    "no-header-at-all": (HOVER_BODY + b"\r\n\r\n", False, 'not a header line: \'{"jsonrpc"'),
+    "endless-header-line": (b"Content-Length" + b" " * 20_000, False, "headers run past 8192 bytes"),
+    "body-cut-short-at-eof": (
+        b"Content-Length: 1000\r\n\r\n" + HOVER_BODY[:10],
+        True,
+        "ended 10 bytes into a message of 1000",
+    ),
+    # The limit itself is read (a body that size is waited for): here it ends after 2 bytes.
+    "length-512-MiB-cut-short": (
+        b"Content-Length: 536870912\r\n\r\n{}",
+        True,
+        "ended 2 bytes into a message of 536870912",
+    ),
+    "headers-cut-short-at-eof": (b"Content-Length: 10\r\n", True, "the input ended inside a message's headers"),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN_FRAMES)
+def test_a_frame_that_cannot_be_read_ends_the_server_with_1_and_says_why(raw, name):
+    """Not deaf while alive: the server answers the message after, or it ends (the editor
+    then starts it again), with the reason in one line of stderr and of the editor's log."""
+    data, then_close, reason = BROKEN_FRAMES[name]
+    raw.initialize()
+    raw.open()
+    assert_answers_normally(raw)
+    raw.write_bytes(data)
+    if then_close:
+        raw.close_stdin()
+    else:  # a well-formed message after the broken one: never answered as if all were well
+        raw.send({"jsonrpc": "2.0", "id": 501, "method": types.TEXT_DOCUMENT_HOVER, "params": raw.hover()})
+    assert raw.wait(5.0) == 1
+    for reader in raw.readers:
+        reader.join(READ_TIMEOUT)
+    assert "Traceback" not in raw.stderr and "MemoryError" not in raw.stderr, raw.stderr
+    (line,) = [line for line in raw.stderr.splitlines() if "cannot be read any more" in line]
+    assert reason in line, line
+    told = [m["params"]["message"] for m in raw.seen if m.get("method") == types.WINDOW_LOG_MESSAGE]
+    assert any(reason in message for message in told), told
+    assert 501 not in [m.get("id") for m in raw.seen]
 
 
 def rss_kb(pid: int) -> int:

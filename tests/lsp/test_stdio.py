@@ -1,8 +1,12 @@
 """The server reads each message body with orjson where that means what json.loads reads,
-else with json.loads (lsp/stdio.py): whatever the body, the same value or the same error."""
+else with json.loads (lsp/stdio.py): whatever the body, the same value or the same error;
+and its frames however LSP lets a client write their headers (tests/e2e/test_protocol.py
+has the frames it cannot read, over real stdio)."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import os
 import socket
@@ -103,3 +107,49 @@ def test_a_socket_is_widened_and_a_file_is_left_as_it_is(tmp_path):
         stdio.widen(file)  # not a pipe or a socket: nothing to do, nothing raised
         file.write(b"written")
     assert (tmp_path / "file").read_bytes() == b"written"
+
+
+# -- frames: headers as the LSP base protocol allows them
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> tuple[bytes, bytes]:
+    """One message framed as some client may write it: (the bytes, its body)."""
+    body = draw(st.binary(max_size=40))
+    end = draw(st.sampled_from([b"\r\n", b"\n"]))
+    name = draw(st.sampled_from([b"Content-Length", b"content-length", b"CONTENT-LENGTH", b"Content-length"]))
+    space = draw(st.sampled_from([b"", b" ", b"  ", b"\t"]))
+    digits = b"0" * draw(st.integers(0, 2)) + b"%d" % len(body)
+    lines = [name + b":" + space + digits + draw(st.sampled_from([b"", b" "])) + end]
+    for header in draw(
+        st.lists(st.sampled_from([b"Content-Type: application/vscode-jsonrpc; charset=utf-8", b"X-A: b"]))
+    ):
+        lines.insert(draw(st.integers(0, len(lines))), header + draw(st.sampled_from([b"\r\n", b"\n"])))
+    return b"".join(lines) + end + body, body
+
+
+@given(st.lists(frames(), max_size=5), st.integers(0, 2))
+def test_messages_framed_as_lsp_allows_are_read_back(messages, blank_lines):
+    stream = io.BytesIO(b"\r\n" * blank_lines + b"".join(data for data, _ in messages))
+    reader = stdio.Frames(stream)
+    assert [reader.next_body() for _ in messages] == [body for _, body in messages]
+    assert reader.next_body() is None  # the end, between messages
+
+
+@given(st.lists(frames(), min_size=1, max_size=4), st.data())
+def test_a_stream_cut_anywhere_gives_its_whole_messages_then_ends_or_says_why(messages, data):
+    """Never a half message, never another error: the end between two messages, or
+    BrokenStream (the server then exits, saying why)."""
+    written = b"".join(frame for frame, _ in messages)
+    boundaries = {0, *itertools.accumulate(len(frame) for frame, _ in messages)}
+    cut = data.draw(st.integers(0, len(written)))
+    reader = stdio.Frames(io.BytesIO(written[:cut]))
+    read: list[bytes] = []
+    try:
+        while (body := reader.next_body()) is not None:
+            read.append(body)
+    except stdio.BrokenStream:
+        assert cut not in boundaries
+    else:
+        assert cut in boundaries
+    assert read == [body for _, body in messages][: len(read)]

@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from .runtime import configure_process
 from .server import build_server
+from .stdio import serve
 
 log = logging.getLogger("sourcecheck")
 
@@ -88,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     client_log = ClientLogHandler(server)
     client_log.setFormatter(logging.Formatter("%(message)s"))
     log.addHandler(client_log)
-    if args.tcp:
+    if args.tcp:  # pygls's own loop (for debugging): ``exit`` ends the process from inside it
         server.start_tcp(args.host, args.port)
-    else:
-        server.start_io()
-    # LSP: exit after shutdown ends with 0, without it (or when the editor just went away) 1.
-    return 0 if server.protocol._shutdown else 1
+        return 0 if server.protocol._shutdown else 1
+    # 0 when the editor closes stdin; exit's status as LSP says (0 after shutdown, else 1);
+    # 1 on a message the server cannot read past (see stdio.py).
+    status = serve(server, sys.stdin.buffer, sys.stdout.buffer)
+    server.documents.stop_all()  # else the process ends only once an analysis under way is done
+    return status

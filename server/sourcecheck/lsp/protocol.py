@@ -147,9 +147,9 @@ class SourceCheckProtocol(LanguageServerProtocol):
 
     def answer_unreadable(self, error: Exception) -> bool:
         """Answer a message body that is not JSON (or not UTF-8) with -32700 and ``"id":
-        null``, as JSON-RPC asks; False if ``error`` is not that. pygls's reading loop
-        does not give the protocol such a body: it hands the decoding error to the
-        server's ``report_server_error``, which has to call this."""
+        null``, as JSON-RPC asks; False if ``error`` is not that. The reading loop
+        (stdio.py's, and pygls's over TCP) does not give the protocol such a body: it hands
+        the decoding error to the server's ``report_server_error``, which has to call this."""
         if not isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
             return False
         self._refuse(None, JsonRpcParseError(f"the message is not JSON: {error}"))
