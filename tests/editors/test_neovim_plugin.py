@@ -1,7 +1,8 @@
 """editors/neovim works as a plugin: Neovim 0.11 with the folder on 'runtimepath' checks
 sessions (with or without the user's own vim.lsp.enable('sourcecheck'), and with a server
-command set by vim.lsp.config), and without sourcecheck-ls says what to install, in words that
-work. Before 0.8 (Debian's 0.7.2) it says what is needed."""
+command set by vim.lsp.config), draws code lenses and inlay hints unless told not to, and
+without sourcecheck-ls says what to install, in words that work. Before 0.8 (Debian's 0.7.2)
+it says what is needed."""
 
 import json
 import os
@@ -92,6 +93,30 @@ def test_without_sourcecheck_ls_a_visible_message_says_what_to_install(tmp_path)
     assert "pipx install /path/to/the/clone" in message
     assert "Installing" in message and "scripts/demo" in message and ".venv/bin" in message
     assert "pipx install sourcecheck" not in message
+
+
+def test_code_lenses_and_inlay_hints_are_on_in_a_session_by_default(tmp_path):
+    seen = run(tmp_path, with_server(), drawn="1")
+    assert seen["lenses_served"] > 0 and seen["hints_served"] > 0
+    # Drawn: above each document how it is cited, above the annotation its verdict.
+    assert any(lens.startswith("cited by 1 ref") and "open as text" in lens for lens in seen["lenses"]), seen
+    assert any(lens.startswith("unresolved") for lens in seen["lenses"]), seen["lenses"]
+    assert seen["hints_enabled"] is True
+
+
+def test_settings_turn_lenses_and_hints_off(tmp_path):
+    # The default first (so that the test fails where lenses never showed), then each way.
+    default = run(tmp_path / "default", with_server(), drawn="1")
+    assert default["lenses"] and default["hints_enabled"] is True
+    settings = {
+        "setup": {"after": "require('sourcecheck').setup({ inlay_hints = false, code_lens = false })"},
+        "vim.g": {"before": "vim.g.sourcecheck_inlay_hints = false; vim.g.sourcecheck_code_lens = 0"},
+    }
+    for name, setting in settings.items():
+        seen = run(tmp_path / name, with_server(), drawn="1", expect_drawn="0", **setting)
+        assert seen["lenses_served"] > 0 and seen["hints_served"] > 0, name  # the server has them
+        assert seen["lenses"] == [] and seen["hints_enabled"] is False, (name, seen)  # none is drawn
+        assert seen["messages"] == [], name
 
 
 @pytest.mark.skipif(not DEBIAN_NVIM.exists(), reason="Debian's neovim is not installed (scripts/test installs it)")

@@ -1,5 +1,10 @@
 -- sourcecheck for Neovim: what the plugin (editors/neovim) adds to the LSP client.
 --
+-- Session buffers (a sourcecheck client attached): inlay hints on and code lenses fetched
+-- (on attach, BufEnter, InsertLeave, TextChanged and on workspace/codeLens/refresh).
+-- Settings: setup({ inlay_hints = false, code_lens = false }) or vim.g.sourcecheck_inlay_hints
+-- / vim.g.sourcecheck_code_lens.
+--
 -- The document view: a document of a session shown as the plain text it is, with its real
 -- lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
 --
@@ -45,6 +50,28 @@ local REFRESH = 'workspace/textDocumentContent/refresh'
 local DOCUMENTS = 'sourcecheck/documents'
 local TOKENS = 'textDocument/semanticTokens/full'
 local KINDS = { 'claim', 'supports', 'refutes' }
+local CODE_LENS = 'textDocument/codeLens'
+local CODE_LENS_REFRESH = 'workspace/codeLens/refresh'
+
+-- -- settings
+
+--- What the plugin turns on in session buffers unless told otherwise.
+M.defaults = { inlay_hints = true, code_lens = true }
+--- The options given to setup().
+M.options = {}
+
+--- A setting: setup()'s option, else vim.g.sourcecheck_<name> (false or 0 turns it off),
+--- else the default.
+function M.option(name)
+  local value = M.options[name]
+  if value == nil then
+    value = vim.g['sourcecheck_' .. name]
+  end
+  if value == nil then
+    return M.defaults[name]
+  end
+  return value ~= false and value ~= 0
+end
 
 --- The report file of each session reviewed: session URI -> path.
 M.reports = {}
@@ -52,6 +79,8 @@ M.reports = {}
 M.views = {}
 --- How many times each view URI was refreshed (read by the tests; cheap).
 M.refreshed = {}
+--- Session buffers (a sourcecheck client attached, not a view): buffer number -> true.
+M.sessions = {}
 
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
@@ -433,11 +462,119 @@ function M.capabilities(extra)
   local capabilities = vim.lsp.protocol.make_client_capabilities()
   capabilities.workspace = capabilities.workspace or {}
   capabilities.workspace.textDocumentContent = { dynamicRegistration = false }
+  -- Neovim does not handle workspace/codeLens/refresh itself; M.handlers does.
+  capabilities.workspace.codeLens = { refreshSupport = true }
   return vim.tbl_deep_extend('force', capabilities, extra or {})
 end
 
+-- -- session buffers: inlay hints and code lenses on
+
+--- Whether `bufnr` was attached by `client` as a session (not a view).
+local function attached(client, bufnr)
+  return client.attached_buffers and client.attached_buffers[bufnr] or false
+end
+
+-- Code lenses, fetched from the sourcecheck clients only and shown by Neovim's
+-- vim.lsp.codelens. One request per buffer and client at a time; one asked for meanwhile is
+-- sent when the answer comes (Neovim's own refresh drops it), so the lenses end current.
+local lens_requests = {} -- "bufnr:client id" -> true while asked, 'again' when asked again
+
+--- Fetch the code lenses of a session buffer again (unless code_lens is off).
+function M.refresh_lenses(bufnr)
+  if not M.option('code_lens') or not M.sessions[bufnr] or not api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  for _, client in ipairs(clients(bufnr)) do
+    if (client.server_capabilities or {}).codeLensProvider then
+      local key = bufnr .. ':' .. client.id
+      if lens_requests[key] then
+        lens_requests[key] = 'again'
+      else
+        lens_requests[key] = true
+        local params = { textDocument = { uri = uri_of(bufnr) } }
+        local sent = request(client, CODE_LENS, params, function(err, result, ctx, config)
+          local again = lens_requests[key] == 'again'
+          lens_requests[key] = nil
+          if M.option('code_lens') and api.nvim_buf_is_loaded(bufnr) then
+            ctx = ctx or { method = CODE_LENS, client_id = client.id, bufnr = bufnr }
+            vim.lsp.codelens.on_codelens(err, result, ctx, config)
+          end
+          if again then
+            M.refresh_lenses(bufnr)
+          end
+        end, bufnr)
+        if not sent then
+          lens_requests[key] = nil
+        end
+      end
+    end
+  end
+end
+
+--- workspace/codeLens/refresh: the server's lenses changed (an analysis came late, the
+--- settings changed).
+function M.on_code_lens_refresh(_, _, ctx)
+  for bufnr in pairs(M.sessions) do
+    local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+    if not client or attached(client, bufnr) then
+      M.refresh_lenses(bufnr)
+    end
+  end
+  return vim.NIL
+end
+
 --- For the client's `handlers` (vim.lsp.config / vim.lsp.start).
-M.handlers = { [REFRESH] = M.on_refresh }
+M.handlers = { [REFRESH] = M.on_refresh, [CODE_LENS_REFRESH] = M.on_code_lens_refresh }
+
+local function set_inlay_hints(bufnr, enable)
+  if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then -- 0.10+
+    pcall(vim.lsp.inlay_hint.enable, enable, { bufnr = bufnr })
+  end
+end
+
+--- Make `bufnr` a session buffer of `client`: inlay hints on, lenses fetched now and on
+--- BufEnter, InsertLeave and TextChanged (each per the settings). Called on LspAttach.
+function M.attach_session(bufnr, client)
+  if M.views[bufnr] or not api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  M.sessions[bufnr] = true
+  if M.option('inlay_hints') and (client.server_capabilities or {}).inlayHintProvider then
+    set_inlay_hints(bufnr, true)
+  end
+  local group = api.nvim_create_augroup('sourcecheck.session.' .. bufnr, { clear = true })
+  api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'TextChanged' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.refresh_lenses(bufnr)
+    end,
+  })
+  api.nvim_create_autocmd('BufWipeout', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.sessions[bufnr] = nil
+    end,
+  })
+  M.refresh_lenses(bufnr)
+end
+
+--- Apply the settings to the session buffers open now (setup() called once they are).
+local function apply_options()
+  for bufnr in pairs(M.sessions) do
+    if api.nvim_buf_is_loaded(bufnr) then
+      set_inlay_hints(bufnr, M.option('inlay_hints'))
+      if M.option('code_lens') then
+        M.refresh_lenses(bufnr)
+      else
+        for _, client in ipairs(clients(bufnr)) do
+          pcall(vim.lsp.codelens.clear, client.id, bufnr)
+        end
+      end
+    end
+  end
+end
 
 -- -- :SourceCheckView
 
@@ -652,9 +789,22 @@ end
 local did_setup = false
 
 --- Define :SourceCheckView, :SourceCheckReport, the lens commands, the refresh handlers
---- (unless some are set), the highlight groups and the reading of `sourcecheck:/` buffers.
---- Safe to call twice.
-function M.setup()
+--- (unless some are set), the highlight groups, the reading of `sourcecheck:/` buffers and
+--- what the plugin does for session buffers. Safe to call again: later
+--- calls only set options (inlay_hints, code_lens), applied to the sessions open then.
+function M.setup(opts)
+  if type(opts) == 'table' then
+    for name, value in pairs(opts) do
+      if M.defaults[name] == nil then
+        notify('setup: unknown option ' .. tostring(name) .. ' (the options: inlay_hints, code_lens)', vim.log.levels.WARN)
+      else
+        M.options[name] = value
+      end
+    end
+    if did_setup then
+      apply_options()
+    end
+  end
   if did_setup then
     return M
   end
@@ -681,6 +831,22 @@ function M.setup()
   M.highlights()
   api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.highlights })
   api.nvim_create_autocmd('BufReadCmd', { group = group, pattern = M.SCHEME .. ':/*', callback = read_view })
+  if has('0.8') then
+    api.nvim_create_autocmd('LspAttach', {
+      group = group,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data and args.data.client_id)
+        if client and client.name == M.CLIENT then
+          M.attach_session(args.buf, client)
+        end
+      end,
+    })
+    for _, client in ipairs(clients(nil)) do -- attached before setup() ran
+      for bufnr in pairs(client.attached_buffers or {}) do
+        M.attach_session(bufnr, client)
+      end
+    end
+  end
   return M
 end
 
