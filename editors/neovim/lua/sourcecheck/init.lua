@@ -1,14 +1,17 @@
 -- sourcecheck for Neovim: what the plugin (editors/neovim) adds to the LSP client.
 --
 -- Session buffers (a sourcecheck client attached): inlay hints on and code lenses fetched
--- (on attach, BufEnter, InsertLeave, TextChanged and on workspace/codeLens/refresh).
--- Settings: setup({ inlay_hints = false, code_lens = false }) or vim.g.sourcecheck_inlay_hints
--- / vim.g.sourcecheck_code_lens.
+-- (on attach, BufEnter, InsertLeave, TextChanged, after the server edits the buffer and on
+-- workspace/codeLens/refresh); each workspace edit applied to a session is its own undo step,
+-- and Visual mode is left once a code action is applied. Settings: setup({ inlay_hints =
+-- false, code_lens = false }) or vim.g.sourcecheck_inlay_hints / vim.g.sourcecheck_code_lens.
 --
 -- The document view: a document of a session shown as the plain text it is, with its real
 -- lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
 --
 --   :SourceCheckView [path]   from a session buffer (or a view): pick a document, open its view
+--                             beside the session (a vertical split; :tab, :horizontal, ...
+--                             place it elsewhere), with 'number' set
 --   the "open as text" code lens (command sourcecheck.openDocumentView)
 --   go to definition on a document's "path", or :edit sourcecheck:/... (Neovim 0.10+)
 --
@@ -338,6 +341,17 @@ local function set_text(bufnr, text)
   return true
 end
 
+--- Show the line numbers in the windows showing view `bufnr` (they are the refs' lines).
+local function number_lines(bufnr)
+  for _, win in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_buf(win) == bufnr then
+      api.nvim_win_call(win, function()
+        vim.cmd('setlocal number norelativenumber')
+      end)
+    end
+  end
+end
+
 --- Make `bufnr` the view of `uri` with `text`, attached to `client`.
 local function fill(bufnr, uri, client, text)
   local known = M.views[bufnr] ~= nil
@@ -364,13 +378,40 @@ local function fill(bufnr, uri, client, text)
         M.views[bufnr] = nil
       end,
     })
+    api.nvim_create_autocmd('BufWinEnter', {
+      buffer = bufnr,
+      callback = function()
+        number_lines(bufnr)
+      end,
+    })
   end
+  number_lines(bufnr)
   if client then
     vim.lsp.buf_attach_client(bufnr, client.id)
     if not vim.lsp.semantic_tokens then
       remark(bufnr, client)
     end
   end
+end
+
+--- Where a view opens: `mods` (:tab, :horizontal, :topleft, ...) as given, else beside the
+--- current window (a vertical split, right of it unless a placement is given).
+local function split_command(mods)
+  mods = mods or ''
+  if mods:find('tab') or mods:find('hor') then
+    return mods .. ' sbuffer '
+  end
+  if not mods:find('vert') then
+    mods = mods .. ' vertical'
+  end
+  local placed = false
+  for _, placement in ipairs({ 'lefta', 'abo', 'rightb', 'bel', 'to', 'bo' }) do
+    placed = placed or mods:find('%f[%a]' .. placement) ~= nil
+  end
+  if not placed then
+    mods = mods .. ' rightbelow'
+  end
+  return mods .. ' sbuffer '
 end
 
 local function show(bufnr, mods)
@@ -380,13 +421,13 @@ local function show(bufnr, mods)
       return
     end
   end
-  if mods and mods ~= '' then
-    vim.cmd(mods .. ' sbuffer ' .. bufnr)
-  elseif vim.o.hidden then
+  if M.views[api.nvim_get_current_buf()] and (mods or '') == '' then
+    -- From a view: this window shows the other document; the session stays where it is.
     api.nvim_win_set_buf(0, bufnr)
-  else -- the session's buffer must stay loaded (the server forgets a closed session)
-    vim.cmd('sbuffer ' .. bufnr)
+    return
   end
+  -- Beside the session, whose window stays (the server forgets a closed session).
+  vim.cmd(split_command(mods) .. bufnr)
 end
 
 --- Open the view of `uri`. opts: client_id, bufnr (the session's buffer), mods (`:vertical`,
@@ -467,7 +508,7 @@ function M.capabilities(extra)
   return vim.tbl_deep_extend('force', capabilities, extra or {})
 end
 
--- -- session buffers: inlay hints and code lenses on
+-- -- session buffers: inlay hints and code lenses on, one undo step per edit
 
 --- Whether `bufnr` was attached by `client` as a session (not a view).
 local function attached(client, bufnr)
@@ -575,6 +616,83 @@ local function apply_options()
     end
   end
 end
+
+--- The session buffers a workspace edit changes.
+local function edited_sessions(edit)
+  local uris = {}
+  for uri in pairs(type(edit.changes) == 'table' and edit.changes or {}) do
+    uris[uri] = true
+  end
+  for _, change in ipairs(type(edit.documentChanges) == 'table' and edit.documentChanges or {}) do
+    if type(change.textDocument) == 'table' and change.textDocument.uri then
+      uris[change.textDocument.uri] = true
+    end
+  end
+  local names = {}
+  for uri in pairs(uris) do
+    local ok, name = pcall(vim.uri_to_fname, uri)
+    if ok then
+      names[name] = true
+    end
+  end
+  local found = {}
+  for bufnr in pairs(M.sessions) do
+    if api.nvim_buf_is_loaded(bufnr) and (uris[uri_of(bufnr)] or names[api.nvim_buf_get_name(bufnr)]) then
+      table.insert(found, bufnr)
+    end
+  end
+  return found
+end
+
+--- Close the undo block of `bufnr`: its next change is a new undo step. (Neovim closes one
+--- only for the current buffer, as you type; edits applied to another buffer, as a cite
+--- from a document view is, would join.)
+local function undo_break(bufnr)
+  pcall(api.nvim_buf_call, bufnr, function()
+    vim.cmd('let &g:undolevels = &g:undolevels') -- :help undo-break
+  end)
+end
+
+local VISUAL = { v = true, V = true, ['\22'] = true, s = true, S = true, ['\19'] = true }
+
+--- Leave Visual (or Select) mode, as after any command that changed the text.
+local function leave_visual()
+  if VISUAL[api.nvim_get_mode().mode:sub(1, 1)] then
+    api.nvim_feedkeys(api.nvim_replace_termcodes('<Esc>', true, false, true), 'n', false)
+  end
+end
+
+local wrapped_edits = false
+--- Wrap vim.lsp.util.apply_workspace_edit (code actions with an edit, workspace/applyEdit):
+--- an edit of a session is one undo step of its own, its lenses are fetched again, and a
+--- code action run from a Visual selection in a session or a view leaves Visual mode.
+local function wrap_apply_workspace_edit()
+  if wrapped_edits then
+    return
+  end
+  wrapped_edits = true
+  local util = vim.lsp.util
+  local apply = util.apply_workspace_edit
+  util.apply_workspace_edit = function(edit, ...)
+    local touched = type(edit) == 'table' and edited_sessions(edit) or {}
+    for _, bufnr in ipairs(touched) do
+      undo_break(bufnr)
+    end
+    local first, second = apply(edit, ...)
+    for _, bufnr in ipairs(touched) do
+      undo_break(bufnr)
+      vim.schedule(function()
+        M.refresh_lenses(bufnr)
+      end)
+    end
+    local current = api.nvim_get_current_buf()
+    if M.views[current] or M.sessions[current] then
+      leave_visual()
+    end
+    return first, second
+  end
+end
+
 
 -- -- :SourceCheckView
 
@@ -819,7 +937,7 @@ function M.setup(opts)
   api.nvim_create_user_command('SourceCheckView', M.view_command, {
     nargs = '?',
     complete = M.complete,
-    desc = 'Open a document of the SourceCheck session as text',
+    desc = 'Open a document of the SourceCheck session as text, beside it',
   })
   api.nvim_create_user_command('SourceCheckReport', M.report_command, {
     nargs = '?',
@@ -831,6 +949,7 @@ function M.setup(opts)
   M.highlights()
   api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.highlights })
   api.nvim_create_autocmd('BufReadCmd', { group = group, pattern = M.SCHEME .. ':/*', callback = read_view })
+  wrap_apply_workspace_edit()
   if has('0.8') then
     api.nvim_create_autocmd('LspAttach', {
       group = group,
