@@ -6,7 +6,10 @@ says (editors/neovim on 'runtimepath', nothing else): what they see and type.
   line numbers: the refs' line numbers.
 - Citing three spans from a Visual selection in the view (`gra`, then the action's number):
   each leaves Visual mode (the next `:` is `:`, not `:'<,'>`), the session's lenses follow,
-  and each cite is its own undo step (`u` in the session takes back one).
+  and each cite is its own undo step (`u` in the session takes back one). The same from a
+  selection in the session's own content.
+- :SourceCheckReport with no browser: the message says where the page was written, and that
+  no browser was found.
 """
 
 import re
@@ -193,3 +196,32 @@ def test_a_writer_sees_lenses_and_hints_views_beside_and_cites_with_undo_steps(t
     writer.see("cited by 4 refs | open as text", "the lens after the cite in the session")
     assert_visual_mode_left(writer)
     writer.probe_until(lambda seen: writer.refs(seen) == refs + 1, "the cite in the session was not applied")
+
+
+def no_browser_path(tmp_path: Path, opener_exits: int | None) -> str:
+    """A PATH with the server, and an xdg-open that fails (or no opener at all)."""
+    stand_ins = tmp_path / "bin"
+    stand_ins.mkdir()
+    if opener_exits is None:
+        return f"{stand_ins}:{BIN}"  # not even /usr/bin: no xdg-open, wslview, ...
+    opener = stand_ins / "xdg-open"
+    opener.write_text(f"#!/bin/sh\necho \"xdg-open: no method available for opening '$1'\" >&2\nexit {opener_exits}\n")
+    opener.chmod(0o755)
+    return f"{stand_ins}:{BIN}:/usr/bin:/bin"
+
+
+@pytest.mark.parametrize("opener_exits", [3, None], ids=["xdg-open-fails", "no-opener"])
+def test_source_check_report_without_a_browser_says_where_the_page_is(tmux, tmp_path, opener_exits):
+    writer = Writer(tmux, tmp_path, path=no_browser_path(tmp_path, opener_exits))
+    writer.see("cited by 3 refs", "the session's lenses (the server is running)")
+    writer.tmux.send(":SourceCheckReport", "Enter")
+    screen = writer.see("no browser was found", "the report's message")
+    seen = writer.probe()
+    report = seen["report"]
+    assert report and report.endswith("orbit-article.sourcecheck.report.html")
+    assert Path(report).read_text(encoding="utf-8").lstrip().lower().startswith(("<!doctype html", "<html"))
+    message = f"sourcecheck: review written to {report}, but no browser was found"
+    assert message in screen.replace("\n", ""), screen
+    assert message in seen["messages"]
+    if opener_exits is not None:
+        assert "xdg-open exited with 3" in seen["messages"]

@@ -24,11 +24,12 @@
 --
 --   :SourceCheckReport[!] [file]   the server's review report of the session (an HTML page)
 --                                  written to a file and opened with the system's opener
---                                  (vim.ui.open; before 0.10 xdg-open / open). The file is
---                                  <name>.report.html in a fresh folder of vim.fn.tempname()
---                                  (the same file again for the same session; Neovim
---                                  deletes that folder when it quits), or [file] to keep
---                                  it; with ! it is only written, and its path is printed.
+--                                  (vim.ui.open; before 0.10 xdg-open / open); the path is
+--                                  always said, and that no browser opened it when none
+--                                  did. The file is <name>.report.html in a fresh folder
+--                                  of vim.fn.tempname() (the same file again for the same
+--                                  session; Neovim deletes that folder when it quits), or
+--                                  [file] to keep it; with ! it is only written.
 --   the "cited by N refs", "K uncited passages" and verdict lenses (command
 --   sourcecheck.showReferences): their locations in the quickfix list, opened.
 --
@@ -773,13 +774,48 @@ end
 
 -- -- :SourceCheckReport
 
---- Open `path` with the system's opener (a browser, for a report).
-function M.open_externally(path)
-  if vim.ui.open then
-    local _, err = vim.ui.open(path)
-    if err then
-      notify(err .. '; the report is ' .. path, vim.log.levels.WARN)
+--- Watch the opener vim.ui.open started (a vim.SystemObj) for a few seconds: when it exits
+--- with an error (xdg-open finding no browser exits with 3), `failed(why)`.
+local function watch_opener(handle, failed)
+  if type(handle) ~= 'table' or type(handle.is_closing) ~= 'function' or type(handle.wait) ~= 'function' then
+    return
+  end
+  local name = type(handle.cmd) == 'table' and handle.cmd[1] or 'the opener'
+  local checks = 0
+  local function check()
+    checks = checks + 1
+    if handle:is_closing() then -- it exited: its result is there (or about to be)
+      local ok, result = pcall(handle.wait, handle, 1000)
+      if ok and type(result) == 'table' and result.code and result.code ~= 0 then
+        failed(string.format('%s exited with %d', vim.fn.fnamemodify(name, ':t'), result.code))
+      end
+    elseif checks < 100 then -- still running after 10 s: a browser in the foreground
+      vim.defer_fn(check, 100)
     end
+  end
+  vim.defer_fn(check, 100)
+end
+
+--- Open `path` with the system's opener (a browser, for a report), saying where `path` is:
+--- now, and again if no browser opened it.
+function M.open_externally(path)
+  local function failed(why)
+    notify(
+      string.format('review written to %s, but no browser was found to open it (%s): open that file in a browser', path, why),
+      vim.log.levels.WARN
+    )
+  end
+  local function opening()
+    vim.notify('sourcecheck: review written to ' .. path .. ' (opening it in a browser)', vim.log.levels.INFO)
+  end
+  if vim.ui.open then
+    local ok, handle, err = pcall(vim.ui.open, path)
+    if not ok or err then
+      failed((tostring(ok and err or handle):gsub('^vim%.ui%.open: ', '')))
+      return
+    end
+    opening()
+    watch_opener(handle, failed)
     return
   end
   local command
@@ -790,9 +826,23 @@ function M.open_externally(path)
   elseif vim.fn.executable('xdg-open') == 1 then
     command = { 'xdg-open', path }
   end
-  if not command or vim.fn.jobstart(command, { detach = true }) <= 0 then
-    notify('no program to open ' .. path .. ' with: open it in a browser', vim.log.levels.WARN)
+  if not command then
+    failed('no xdg-open or open found')
+    return
   end
+  local job = vim.fn.jobstart(command, {
+    detach = true,
+    on_exit = function(_, code)
+      if code ~= 0 then
+        failed(string.format('%s exited with %d', command[1], code))
+      end
+    end,
+  })
+  if job <= 0 then
+    failed(command[1] .. ' could not be started')
+    return
+  end
+  opening()
 end
 
 --- Where the report of `session` (a URI) goes: `target` if given, else the file already used
