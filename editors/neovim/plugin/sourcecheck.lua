@@ -1,10 +1,10 @@
 -- sourcecheck installed as a plugin (editors/neovim on 'runtimepath'). It starts the server
 -- for session files: on Neovim 0.11+ with vim.lsp.enable('sourcecheck') (lsp/sourcecheck.lua
 -- holds its configuration), on 0.8 to 0.10 with vim.lsp.start; not at all when
--- vim.g.sourcecheck_no_autostart is set. Everything else (commands, lenses and hints, edits)
--- is the module's setup(): require('sourcecheck').setup({ inlay_hints = false, code_lens =
--- false }) turns those two off. Before 0.8 a session opened, and the commands, say what is
--- needed.
+-- vim.g.sourcecheck_no_autostart is set. Everything else (commands, lenses and hints, edits,
+-- written files) is the module's setup(): require('sourcecheck').setup({ inlay_hints = false,
+-- code_lens = false }) turns those two off. Before 0.8 a session opened, and the commands,
+-- say what is needed.
 if vim.g.loaded_sourcecheck then
   return
 end

@@ -5,6 +5,8 @@
 -- workspace/codeLens/refresh); each workspace edit applied to a session is its own undo step,
 -- and Visual mode is left once a code action is applied. Settings: setup({ inlay_hints =
 -- false, code_lens = false }) or vim.g.sourcecheck_inlay_hints / vim.g.sourcecheck_code_lens.
+-- A file written in a client's root folder is announced to it (workspace/didChangeWatchedFiles)
+-- unless the client watches it already.
 --
 -- The document view: a document of a session shown as the plain text it is, with its real
 -- lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
@@ -56,6 +58,8 @@ local TOKENS = 'textDocument/semanticTokens/full'
 local KINDS = { 'claim', 'supports', 'refutes' }
 local CODE_LENS = 'textDocument/codeLens'
 local CODE_LENS_REFRESH = 'workspace/codeLens/refresh'
+local WATCHED = 'workspace/didChangeWatchedFiles'
+local CREATED, CHANGED = 1, 2 -- FileChangeType
 
 -- -- settings
 
@@ -108,6 +112,13 @@ local function request_sync(client, method, params, timeout, bufnr)
     return client:request_sync(method, params, timeout, bufnr)
   end
   return client.request_sync(method, params, timeout, bufnr)
+end
+
+local function send(client, method, params)
+  if has('0.11') then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
 end
 
 --- The sourcecheck clients attached to `bufnr` (all running ones for nil).
@@ -952,13 +963,149 @@ local function read_view(args)
   fill(bufnr, uri, client, text)
 end
 
+-- -- files written: workspace/didChangeWatchedFiles
+--
+-- A session's documents may be files beside it (notes.txt, article.md), open in no buffer the
+-- server sees. Neovim on Linux announces no dynamic registration for watched files, so the
+-- server cannot ask for them: a file written in Neovim (or found changed or gone on disk by
+-- :checktime) inside a sourcecheck client's root folder is announced to that client, unless
+-- the file is open as one of its documents or the client has a watcher for it already.
+
+local uv = vim.uv or vim.loop
+
+local function real(path)
+  return uv.fs_realpath(path) or path
+end
+
+local function inside(path, folder)
+  folder = folder:gsub('/+$', '')
+  return folder ~= '' and path:sub(1, #folder + 1) == folder .. '/'
+end
+
+--- Whether `path` is in one of the client's folders (its workspace folders, its root).
+local function holds(client, path)
+  local folders = {}
+  for _, folder in ipairs(client.workspace_folders or {}) do
+    local ok, name = pcall(vim.uri_to_fname, folder.uri)
+    if ok then
+      table.insert(folders, name)
+    end
+  end
+  local root = client.root_dir or (client.config and client.config.root_dir)
+  if type(root) == 'string' then
+    table.insert(folders, root)
+  end
+  local resolved = real(path)
+  for _, folder in ipairs(folders) do
+    if inside(path, folder) or inside(resolved, real(folder)) then
+      return true
+    end
+  end
+  return false
+end
+
+--- Whether `path` is open in a buffer the client has (the server has its text already).
+local function open_in(client, path)
+  for bufnr in pairs(client.attached_buffers or {}) do
+    if api.nvim_buf_is_valid(bufnr) and api.nvim_buf_get_name(bufnr) == path then
+      return true
+    end
+  end
+  return false
+end
+
+--- Whether Neovim watches `path` for the client already: the server registered a watcher
+--- (client/registerCapability) whose pattern and kinds take this change, and Neovim
+--- announced dynamic registration, without which it ignores the registration.
+local function watched(client, path, change)
+  local registrations = (client.registrations or {})[WATCHED]
+    or vim.tbl_get(client, 'dynamic_capabilities', 'capabilities', WATCHED)
+  if type(registrations) ~= 'table' or #registrations == 0 or not client.workspace_folders then
+    return false
+  end
+  local capabilities = client.capabilities or (client.config and client.config.capabilities) or {}
+  if not vim.tbl_get(capabilities, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration') then
+    return false
+  end
+  if not (vim.glob and vim.lpeg) then
+    return true -- cannot tell: Neovim's watcher has it
+  end
+  local bit = require('bit')
+  for _, registration in ipairs(registrations) do
+    for _, watcher in ipairs(vim.tbl_get(registration, 'registerOptions', 'watchers') or {}) do
+      local kind = watcher.kind or 7
+      if bit.band(kind, bit.lshift(1, change - 1)) ~= 0 then
+        local glob = watcher.globPattern
+        local ok, pattern = pcall(function()
+          if type(glob) == 'string' then
+            return vim.glob.to_lpeg(glob)
+          end
+          local base = type(glob.baseUri) == 'string' and glob.baseUri or glob.baseUri.uri
+          return vim.lpeg.P(vim.uri_to_fname(base) .. '/') * vim.glob.to_lpeg(glob.pattern)
+        end)
+        if ok and pattern and pattern:match(path) then
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+--- Tell each running sourcecheck client whose folders hold `path` that it was created (1),
+--- changed (2) or deleted (3); returns the clients told.
+function M.file_changed(path, change)
+  local told = {}
+  if path == '' or path:match('^%a[%w+.-]*://') then -- not a file (fugitive://, oil://, ...)
+    return told
+  end
+  for _, client in ipairs(clients(nil)) do
+    if holds(client, path) and not open_in(client, path) and not watched(client, path, change) then
+      send(client, WATCHED, { changes = { { uri = vim.uri_from_fname(path), type = change } } })
+      table.insert(told, client.id)
+    end
+  end
+  return told
+end
+
+local function watch_writes(group)
+  local existed = {} -- path -> whether the file was there before it was written
+  local function path_of(args)
+    local name = args.match ~= '' and args.match or args.file
+    return name ~= '' and vim.fn.fnamemodify(name, ':p') or ''
+  end
+  api.nvim_create_autocmd({ 'BufWritePre', 'FileWritePre' }, {
+    group = group,
+    callback = function(args)
+      local path = path_of(args)
+      existed[path] = uv.fs_stat(path) ~= nil
+    end,
+  })
+  api.nvim_create_autocmd({ 'BufWritePost', 'FileWritePost' }, {
+    group = group,
+    callback = function(args)
+      local path = path_of(args)
+      local change = existed[path] == false and CREATED or CHANGED
+      existed[path] = nil
+      M.file_changed(path, change)
+    end,
+  })
+  api.nvim_create_autocmd('FileChangedShellPost', {
+    group = group,
+    callback = function(args)
+      local path = path_of(args)
+      M.file_changed(path, uv.fs_stat(path) and CHANGED or 3)
+    end,
+  })
+end
+
 -- -- setup
 
 local did_setup = false
 
 --- Define :SourceCheckView, :SourceCheckReport, the lens commands, the refresh handlers
 --- (unless some are set), the highlight groups, the reading of `sourcecheck:/` buffers and
---- what the plugin does for session buffers. Safe to call again: later
+--- what the plugin does for session buffers and written files. Safe to call again: later
 --- calls only set options (inlay_hints, code_lens), applied to the sessions open then.
 function M.setup(opts)
   if type(opts) == 'table' then
@@ -1000,6 +1147,7 @@ function M.setup(opts)
   api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.highlights })
   api.nvim_create_autocmd('BufReadCmd', { group = group, pattern = M.SCHEME .. ':/*', callback = read_view })
   wrap_apply_workspace_edit()
+  watch_writes(group)
   if has('0.8') then
     api.nvim_create_autocmd('LspAttach', {
       group = group,
