@@ -6,8 +6,8 @@ says (editors/neovim on 'runtimepath', nothing else): what they see and type.
   line numbers: the refs' line numbers.
 - Citing three spans from a Visual selection in the view (`gra`, then the action's number):
   each leaves Visual mode (the next `:` is `:`, not `:'<,'>`), the session's lenses follow,
-  and each cite is its own undo step (`u` in the session takes back one). The same from a
-  selection in the session's own content.
+  and each cite is its own undo step (`u` in the session takes back one). A cite from a
+  selection in the session's own content leaves Visual mode too.
 - :SourceCheckReport with no browser: the message says where the page was written, and that
   no browser was found.
 """

@@ -522,7 +522,7 @@ end
 
 -- -- session buffers: inlay hints and code lenses on, one undo step per edit
 
---- Whether `bufnr` was attached by `client` as a session (not a view).
+--- Whether `client` is attached to `bufnr`.
 local function attached(client, bufnr)
   return client.attached_buffers and client.attached_buffers[bufnr] or false
 end
@@ -704,7 +704,6 @@ local function wrap_apply_workspace_edit()
     return first, second
   end
 end
-
 
 -- -- :SourceCheckView
 
