@@ -1,14 +1,16 @@
 -- sourcecheck for Neovim 0.11+, installed as a plugin (editors/neovim on 'runtimepath', e.g.
 -- with a plugin manager by its path): vim.lsp.enable('sourcecheck') in init.lua uses this.
 -- Attaches to *.sourcecheck.json files and to JSON files whose top level holds "annotations".
-local sourcecheck = require('sourcecheck')
+-- vim.lsp.config('sourcecheck', { cmd = { '/path/to/sourcecheck-ls' } }) runs another server.
+local sourcecheck = require('sourcecheck').setup()
 
 return {
   cmd = { 'sourcecheck-ls' },
   filetypes = { 'json' },
   root_dir = function(bufnr, on_dir)
-    if sourcecheck.is_session(bufnr) and sourcecheck.server_found() then
-      on_dir(vim.fs.root(bufnr, { '.git' }) or vim.fs.dirname(vim.api.nvim_buf_get_name(bufnr)))
+    local config = vim.lsp.config[sourcecheck.CLIENT]
+    if sourcecheck.is_session(bufnr) and sourcecheck.server_found(config and config.cmd) then
+      on_dir(sourcecheck.root_dir(bufnr))
     end
   end,
   handlers = sourcecheck.handlers,
