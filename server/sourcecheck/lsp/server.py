@@ -430,8 +430,11 @@ class SourceCheckServer(LanguageServer):
                 COLLECTOR.collect_if_due()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """Serve over stdio, the messages read by our loop (see stdio.py)."""
-        serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+        """Serve over stdio, the messages read by our loop (see stdio.py); a frame that cannot
+        be read past ends the process with its status (main.py calls ``serve`` itself)."""
+        status = serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+        if status:
+            raise SystemExit(status)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         if isinstance(self.protocol, SourceCheckProtocol) and self.protocol.answer_unreadable(error):
