@@ -45,7 +45,7 @@ didChange, then a pulled textDocument/diagnostic), the file restored after each:
   ``typing`` too, the new annotation typed there as well.
 
 ``--only`` runs some groups of rows: open, edits, requests, long, typing, structure,
-ratio, memory, cli (all by default).
+ratio, memory, cli, drift (all by default; drift: see bench/drift.py).
 """
 
 from __future__ import annotations
@@ -796,7 +796,7 @@ def bench_peer(path: Path) -> float | None:
         server.close()
 
 
-GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli")
+GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli", "drift")
 
 
 def few_findings(size: str) -> Path:
@@ -1031,6 +1031,10 @@ def main(argv: list[str] | None = None) -> int:
                         f"target: 3x at most; floor {floor:.1f}x: the 100K keystroke plus decoding the larger report",
                     )
                 )
+    if "drift" in groups:
+        from bench import drift  # (it reads this module's Server)
+
+        rows += drift.rows(sizes, OUT)
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:

@@ -385,13 +385,12 @@ def _place(document: Document, start: int, end: int, ref: Ref) -> tuple[Boundari
     )
 
 
+_INSIDE_A_WORD = re.compile(r"\w\w")
+
+
 def _word_edge(text: str, at: int) -> bool:
     """Whether ``at`` is not inside a word of ``text`` (letters, digits or ``_`` on both sides)."""
-    return at <= 0 or at >= len(text) or not (_is_word(text[at - 1]) and _is_word(text[at]))
-
-
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+    return at <= 0 or at >= len(text) or _INSIDE_A_WORD.match(text, at - 1) is None
 
 
 def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
@@ -502,9 +501,13 @@ class Drift:
         return [d for d in self.documents if d.state == "changed" and (accept or d.all_kept)]
 
 
-Alignments = dict[tuple[int, int], tuple[str, str, Alignment]]
+Carried = dict[int, tuple[object, tuple[int, int], RefDrift]]
+"""What carrying refs across one change gave, by the identity of each ref's JSON value (kept
+with it, and with its span): the same ref in the next version of the session (an edit
+elsewhere) is not carried again."""
+Alignments = dict[tuple[int, int], tuple[str, str, Alignment, Carried]]
 """Alignments made before, by the identities of their old and new contents (with the contents,
-so that an identity reused by another string is never taken for it)."""
+so that an identity reused by another string is never taken for it), and the refs carried."""
 
 
 def plan(analysis: Analysis, files: Mapping[str, FileState], alignments: Alignments | None = None) -> Drift:
@@ -543,15 +546,28 @@ def _changed(
     used.add(key)
     known = alignments.get(key) if alignments is not None else None
     if known is not None and known[0] is document.content and known[1] is file.content:
-        alignment = known[2]
+        alignment, before = known[2], known[3]
     else:
-        alignment = align(document.content, file.content)
-        if alignments is not None:
-            alignments[key] = (document.content, file.content, alignment)
+        alignment, before = align(document.content, file.content), {}
     new = Document(document.path, file.content, document.json_path)
-    carried = tuple(carry(ref, alignment, new) for ref in refs if ref.valid and ref.span is not None)
+    now: Carried = {}
+    carried = []
+    for ref in refs:
+        if not ref.valid or ref.span is None:
+            continue
+        cached = before.get(id(ref.raw))
+        if cached is not None and cached[0] is ref.raw and cached[1] == ref.span:
+            found = cached[2]
+            if found.ref is not ref:  # the same ref, elsewhere in the file now
+                found = RefDrift(ref, found.state, found.was, found.now, found.anchor, found.reason)
+        else:
+            found = carry(ref, alignment, new)
+        now[id(ref.raw)] = (ref.raw, ref.span, found)
+        carried.append(found)
+    if alignments is not None:
+        alignments[key] = (document.content, file.content, alignment, now)
     unresolved = sum(1 for ref in refs if not (ref.valid and ref.span is not None))
-    return DocumentDrift(document, "changed", file, carried, unresolved)
+    return DocumentDrift(document, "changed", file, tuple(carried), unresolved)
 
 
 # --- what to tell a person ------------------------------------------------------------------

@@ -344,8 +344,14 @@ class SourceCheckServer(LanguageServer):
             shown = any(isinstance(state, FileContent) for state in (*files.values(), *document.files.values()))
             changed = files != document.files and shown
             if files != document.files:
+                version = document.files_version + 1
+                analysis = document.analysed  # the version analysed now, if any: its drift made off the loop
+                if changed and analysis is not None:
+                    await asyncio.get_running_loop().run_in_executor(
+                        self.file_reader, document.drift_of, analysis, files, version
+                    )
                 document.files = files
-                document.files_version += 1
+                document.files_version = version
         finally:
             if document.reading is done:
                 document.reading = None

@@ -68,16 +68,24 @@ class OpenDocument:
     _drift: tuple[int, int, Drift] | None = field(default=None, repr=False)
     _alignments: Alignments = field(default_factory=dict, repr=False)
 
+    @property
+    def analysed(self) -> Analysis | None:
+        """This version's analysis if it is made already (None: it is not, and is not made here)."""
+        return self._analysis
+
     def drift(self) -> Drift | None:
         """Its documents beside their files (None when no file was read), for this version's
         analysis; made once per version and files read, the alignments of changed contents kept."""
-        if not self.files:
-            return None
-        analysis = self.analysis
-        if self._drift is not None and self._drift[0] == analysis.serial and self._drift[1] == self.files_version:
-            return self._drift[2]
-        drift = plan(analysis, self.files, self._alignments)
-        self._drift = (analysis.serial, self.files_version, drift)
+        return self.drift_of(self.analysis, self.files, self.files_version) if self.files else None
+
+    def drift_of(self, analysis: Analysis, files: Mapping[str, FileState], version: int) -> Drift:
+        """The drift of ``analysis`` beside ``files`` (read ``version``), made once (also from
+        the thread that reads the files, so that the event loop finds it made)."""
+        known = self._drift
+        if known is not None and known[0] == analysis.serial and known[1] == version:
+            return known[2]
+        drift = plan(analysis, files, self._alignments)
+        self._drift = (analysis.serial, version, drift)
         return drift
 
     @property
