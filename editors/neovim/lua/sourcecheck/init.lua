@@ -6,7 +6,9 @@
 -- and Visual mode is left once a code action is applied. Settings: setup({ inlay_hints =
 -- false, code_lens = false }) or vim.g.sourcecheck_inlay_hints / vim.g.sourcecheck_code_lens.
 -- A file written in a client's root folder is announced to it (workspace/didChangeWatchedFiles)
--- unless the client watches it already.
+-- unless the client watches it already; the diagnostics the server then has (a session's
+-- documents beside their changed files) are pulled on workspace/diagnostic/refresh, which
+-- the plugin declares and handles (Neovim 0.10 and 0.11 do neither).
 --
 -- The document view: a document of a session shown as the plain text it is, with its real
 -- lines, under the server's URI `sourcecheck:/<path>?<session URI>`.
@@ -58,6 +60,8 @@ local TOKENS = 'textDocument/semanticTokens/full'
 local KINDS = { 'claim', 'supports', 'refutes' }
 local CODE_LENS = 'textDocument/codeLens'
 local CODE_LENS_REFRESH = 'workspace/codeLens/refresh'
+local DIAGNOSTIC = 'textDocument/diagnostic'
+local DIAGNOSTIC_REFRESH = 'workspace/diagnostic/refresh'
 local WATCHED = 'workspace/didChangeWatchedFiles'
 local CREATED, CHANGED = 1, 2 -- FileChangeType
 
@@ -517,6 +521,13 @@ function M.capabilities(extra)
   capabilities.workspace.textDocumentContent = { dynamicRegistration = false }
   -- Neovim does not handle workspace/codeLens/refresh itself; M.handlers does.
   capabilities.workspace.codeLens = { refreshSupport = true }
+  -- Nor workspace/diagnostic/refresh (0.10 and 0.11 pull diagnostics only on didOpen and
+  -- didChange), which the server sends when a session's files change on disk; M.handlers
+  -- pulls again. Only where Neovim pulls (before 0.10 the diagnostics are pushed).
+  local text = capabilities.textDocument
+  if text and text.diagnostic and vim.lsp.diagnostic.on_diagnostic then
+    capabilities.workspace.diagnostics = { refreshSupport = true }
+  end
   return vim.tbl_deep_extend('force', capabilities, extra or {})
 end
 
@@ -576,8 +587,68 @@ function M.on_code_lens_refresh(_, _, ctx)
   return vim.NIL
 end
 
---- For the client's `handlers` (vim.lsp.config / vim.lsp.start).
+-- Diagnostics pulled again, shown by Neovim's vim.lsp.diagnostic as those it pulls itself.
+-- One request per buffer and client at a time; one asked for meanwhile is sent when the
+-- answer comes, so that the diagnostics shown are never older than the last refresh.
+local pulls = {} -- "bufnr:client id" -> true while asked, 'again' when asked again
+
+--- Pull the diagnostics of `bufnr` from `client` again (Neovim 0.10+, a server that has
+--- pull diagnostics); returns whether they were asked for.
+function M.pull_diagnostics(bufnr, client)
+  local on_diagnostic = vim.lsp.diagnostic.on_diagnostic
+  if not (on_diagnostic and (client.server_capabilities or {}).diagnosticProvider) then
+    return false
+  end
+  if not api.nvim_buf_is_loaded(bufnr) or not attached(client, bufnr) then
+    return false
+  end
+  local key = bufnr .. ':' .. client.id
+  if pulls[key] then
+    pulls[key] = 'again'
+    return true
+  end
+  pulls[key] = true
+  local params = { textDocument = { uri = uri_of(bufnr) } }
+  local sent = request(client, DIAGNOSTIC, params, function(err, result, ctx, config)
+    local again = pulls[key] == 'again'
+    pulls[key] = nil
+    if api.nvim_buf_is_loaded(bufnr) then
+      ctx = ctx or {}
+      ctx.method, ctx.client_id = ctx.method or DIAGNOSTIC, ctx.client_id or client.id
+      ctx.bufnr, ctx.params = ctx.bufnr or bufnr, ctx.params or params
+      on_diagnostic(err, result, ctx, config)
+    end
+    if again then
+      M.pull_diagnostics(bufnr, client)
+    end
+  end, bufnr)
+  if not sent then
+    pulls[key] = nil
+  end
+  return sent and true or false
+end
+
+--- workspace/diagnostic/refresh: the server's diagnostics changed without an edit (a file of
+--- a session's documents changed on disk): pull those of the client's buffers again (for a
+--- sourcecheck client its sessions, not the document views).
+function M.on_diagnostic_refresh(_, _, ctx)
+  local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+  if client then
+    for bufnr in pairs(client.attached_buffers or {}) do
+      if not M.views[bufnr] then
+        M.pull_diagnostics(bufnr, client)
+      end
+    end
+  end
+  return vim.NIL
+end
+
+--- For the client's `handlers` (vim.lsp.config / vim.lsp.start). The diagnostic refresh
+--- only where Neovim has no handler of its own for it (0.12 has one).
 M.handlers = { [REFRESH] = M.on_refresh, [CODE_LENS_REFRESH] = M.on_code_lens_refresh }
+if vim.lsp.handlers[DIAGNOSTIC_REFRESH] == nil then
+  M.handlers[DIAGNOSTIC_REFRESH] = M.on_diagnostic_refresh
+end
 
 local function set_inlay_hints(bufnr, enable)
   if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then -- 0.10+
