@@ -1,3 +1,56 @@
-"""sourcecheck: check SourceCheck citation sessions, from the command line or an editor."""
+"""sourcecheck: check SourceCheck citation sessions, from the command line, an editor or Python.
+
+    >>> import sourcecheck
+    >>> report = sourcecheck.check('{"documents": [], "annotations": []}')
+    >>> report.exit_code, report.findings
+    (0, ())
+
+:func:`check` checks one session (JSON text, bytes, a path or a parsed dict) and
+:func:`check_lines` each session of JSON Lines; the report's parts are the typed objects
+below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api.py``).
+"""
 
 __version__ = "0.1.0"
+
+from .api import (  # noqa: E402 - after __version__, which the command's modules import from here
+    FAIL_ON,
+    Applicability,
+    Coverage,
+    Edit,
+    Finding,
+    Fix,
+    Point,
+    Position,
+    Range,
+    Ref,
+    Report,
+    Run,
+    Severity,
+    Verdict,
+    VerdictName,
+    check,
+    check_lines,
+    text_of,
+)
+
+__all__ = [
+    "FAIL_ON",
+    "Applicability",
+    "Coverage",
+    "Edit",
+    "Finding",
+    "Fix",
+    "Point",
+    "Position",
+    "Range",
+    "Ref",
+    "Report",
+    "Run",
+    "Severity",
+    "Verdict",
+    "VerdictName",
+    "__version__",
+    "check",
+    "check_lines",
+    "text_of",
+]

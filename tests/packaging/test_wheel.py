@@ -117,6 +117,7 @@ def test_wheel_holds_the_whole_package_and_nothing_else(dists: dict[str, Path], 
     package = {"sourcecheck/" + n.removeprefix(PACKAGE) for n in files if n.startswith(PACKAGE)}
     info = {n for n in names if n.startswith(f"{NAME}.dist-info/")}
     assert sorted(names - info) == sorted(package)
+    assert "sourcecheck/py.typed" in names  # PEP 561: type checkers read the API's types
     assert sorted(info) == sorted(
         f"{NAME}.dist-info/{n}"
         for n in ["METADATA", "WHEEL", "RECORD", "entry_points.txt", "top_level.txt", "licenses/LICENSE"]
@@ -160,6 +161,22 @@ def test_installed_cli_checks_the_example(venv: Path, env: dict[str, str], tmp_p
     )
     assert broken.returncode == 1, broken.stderr
     assert "boundary-ambiguous" in {f["code"] for f in json.loads(broken.stdout)["findings"]}
+
+
+def test_installed_api_checks_the_example(venv: Path, env: dict[str, str], tmp_path: Path) -> None:
+    script = (
+        "import json, pathlib, sys, sourcecheck\n"
+        "report = sourcecheck.check(pathlib.Path(sys.argv[1]))\n"
+        "print(json.dumps([report.exit_code, [f.code for f in report.findings], report.to_json()]))\n"
+    )
+    session = ROOT / "fixtures/broken/boundary-ambiguous.sourcecheck.json"
+    done = run([venv / "python", "-c", script, session], env=env, cwd=tmp_path)
+    exit_code, codes, value = json.loads(done.stdout)
+    assert (exit_code, codes) == (1, ["boundary-ambiguous"])
+    printed = subprocess.run(
+        [venv / "sourcecheck", "--json", session], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert json.loads(printed.stdout) == value
 
 
 def test_installed_server_version(venv: Path, env: dict[str, str], tmp_path: Path) -> None:

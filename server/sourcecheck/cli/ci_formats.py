@@ -39,14 +39,16 @@ def _github_property(text: str) -> str:
     return _github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_lines(name: str, analysis: Analysis) -> list[str]:
-    """``::error file=...,line=...::message`` lines, shown as annotations on pull requests."""
+def github_lines(name: str, analysis: Analysis, line: int | None = None) -> list[str]:
+    """``::error file=...,line=...::message`` lines, shown as annotations on pull requests
+    (``line``: the analysis is of the session on that line of a JSON Lines file)."""
     lines = []
+    first = line or 1
     for finding in analysis.findings:
         span = analysis.finding_span(finding, Encoding.UTF16)
         props = (
-            f"file={_github_property(name)},line={span.start.line + 1},col={span.start.character + 1},"
-            f"endLine={span.end.line + 1},endColumn={span.end.character + 1},"
+            f"file={_github_property(name)},line={span.start.line + first},col={span.start.character + 1},"
+            f"endLine={span.end.line + first},endColumn={span.end.character + 1},"
             f"title={_github_property('sourcecheck ' + finding.code)}"
         )
         lines.append(f"::{GITHUB_LEVEL[finding.severity]} {props}::{_github_data(finding.message)}")
@@ -56,18 +58,23 @@ def github_lines(name: str, analysis: Analysis) -> list[str]:
 VERDICTS_TITLE = "sourcecheck verdicts"
 
 
-def github_summary(name: str, analysis: Analysis) -> list[str]:
+def github_summary(name: str, analysis: Analysis, line: int | None = None) -> list[str]:
     """``::notice file=...,title=sourcecheck verdicts::4 claims: 3 supported, ...`` for a
-    session with claims (none for one without)."""
+    session with claims (none for one without); on its ``line`` of a JSON Lines file."""
     summary = analysis.summary
     if not summary.verdicts:
         return []
-    props = f"file={_github_property(name)},title={_github_property(VERDICTS_TITLE)}"
+    at = f",line={line}" if line is not None else ""
+    props = f"file={_github_property(name)}{at},title={_github_property(VERDICTS_TITLE)}"
     return [f"::notice {props}::{_github_data(visible(summary.line()))}"]
 
 
-def github_unreadable(name: str, reason: str) -> str:
-    return f"::error file={_github_property(name)},title=sourcecheck::{_github_data(name + ': ' + reason)}"
+def github_unreadable(name: str, reason: str, line: int | None = None) -> str:
+    """The error of an input that could not be read (a file, or a ``line`` of one)."""
+    if line is None:
+        return f"::error file={_github_property(name)},title=sourcecheck::{_github_data(name + ': ' + reason)}"
+    where = f"{name}:{line}: "
+    return f"::error file={_github_property(name)},line={line},title=sourcecheck::{_github_data(where + reason)}"
 
 
 # --- SARIF
@@ -99,15 +106,21 @@ def artifact_location(name: str) -> dict[str, Any]:
     return {"uri": quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
 
 
-def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None = None) -> list[dict[str, Any]]:
+def sarif_results(
+    name: str, analysis: Analysis | None, unreadable: str | None = None, line: int | None = None
+) -> list[dict[str, Any]]:
+    """A SARIF result for each finding (``line``: the analysis is of the session on that
+    line of a JSON Lines file, whose regions are placed in the file)."""
+    first = line or 1
     if analysis is None:
+        shown = name if line is None else f"{name}:{line}"
         return [
             {
                 "ruleId": UNREADABLE,
                 "level": "error",
-                "message": {"text": f"{name}: {unreadable}"},
+                "message": {"text": f"{shown}: {unreadable}"},
                 "locations": [
-                    {"physicalLocation": {"artifactLocation": artifact_location(name), "region": {"startLine": 1}}}
+                    {"physicalLocation": {"artifactLocation": artifact_location(name), "region": {"startLine": first}}}
                 ],
             }
         ]
@@ -125,9 +138,9 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
                         "physicalLocation": {
                             "artifactLocation": dict(where),
                             "region": {
-                                "startLine": span.start.line + 1,
+                                "startLine": span.start.line + first,
                                 "startColumn": span.start.character + 1,
-                                "endLine": span.end.line + 1,
+                                "endLine": span.end.line + first,
                                 "endColumn": span.end.character + 1,
                             },
                         },
@@ -139,17 +152,21 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
     return results
 
 
-def sarif_notifications(name: str, analysis: Analysis | None) -> list[dict[str, Any]]:
+def sarif_notifications(name: str, analysis: Analysis | None, line: int | None = None) -> list[dict[str, Any]]:
     """The verdicts of a session with claims (document paths shown with their control
     characters escaped, as in messages), as a SARIF notification (none for one
-    without): ``{level: "note", message: {text}, locations: [the file]}``."""
+    without): ``{level: "note", message: {text}, locations: [the file]}``, the file's
+    ``line`` for a session of JSON Lines."""
     if analysis is None or not analysis.summary.verdicts:
         return []
+    location: dict[str, Any] = {"artifactLocation": artifact_location(name)}
+    if line is not None:
+        location["region"] = {"startLine": line}
     return [
         {
             "level": "note",
             "message": {"text": visible(analysis.summary.line())},
-            "locations": [{"physicalLocation": {"artifactLocation": artifact_location(name)}}],
+            "locations": [{"physicalLocation": location}],
         }
     ]
 

@@ -1,5 +1,6 @@
-"""The command line's one layer between files and the core: reading sessions and documents,
-deciding on colour, and writing files so that nothing is lost.
+"""The command line's one layer between files and the core: reading sessions and documents
+(and an input to check: :func:`check_file`, never raising for bad input), deciding on
+colour, and writing files so that nothing is lost.
 
 Reading (see ``disk.py``): bounded by what is read, regular files only, UTF-8; a session
 for a command that writes or reads documents (new, ref, show, sync, report) must also be
@@ -76,6 +77,64 @@ def decode(name: str, data: bytes, advice: str) -> str:
         return disk.decode(data, advice)
     except disk.ReadRefused as refusal:
         raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
+
+
+@dataclass
+class Checked:
+    """One input: its name and either its analysis or why it could not be read."""
+
+    name: str
+    analysis: Analysis | None = None
+    unreadable: str | None = None
+    warning: str | None = None  # readable, but not as JSON should be written (BOM, empty)
+    fail_on: frozenset[str] = frozenset()  # verdicts that fail the check (--fail-on)
+
+    @property
+    def exit_code(self) -> int:
+        if self.analysis is None:
+            return 2
+        worst = self.analysis.exit_code
+        return max(worst, 1) if self.failing_verdicts() else worst
+
+    def failing_verdicts(self) -> str:
+        """The claims whose verdict ``--fail-on`` names, counted (empty: none)."""
+        if self.analysis is None or not self.fail_on:
+            return ""
+        summary = self.analysis.summary
+        counted = [(summary.count(v), v) for v in sorted(self.fail_on - {"weak"})]
+        if "weak" in self.fail_on:
+            counted.append((sum(1 for v in summary.verdicts if v.weak), "weak"))
+        return ", ".join(f"{n} {verdict}" for n, verdict in counted if n)
+
+
+def check_file(name: str, max_size_mb: int = disk.MAX_SIZE_MB) -> Checked:
+    """Read and check one file (``-``: standard input); never raises for bad input."""
+    try:
+        data = read_input(name, max_size_mb)
+    except Refused as refusal:
+        return Checked(shown_name(name), unreadable=refusal.message.partition(": ")[2])
+    return check_bytes(name, data)
+
+
+def check_bytes(name: str, data: bytes) -> Checked:
+    """Check the bytes of one input (``-`` is standard input)."""
+    shown = shown_name(name)
+    try:
+        text = disk.decode(data, "save it as UTF-8")
+    except disk.ReadRefused as refusal:
+        return Checked(shown, unreadable=refusal.reason)
+    return check_text(shown, text)
+
+
+def check_text(name: str, text: str) -> Checked:
+    """Check the text of one input named ``name`` (as shown), with what is wrong in it as
+    text (a byte order mark, nothing at all)."""
+    warning = None
+    if text.startswith("\ufeff"):
+        warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
+    elif not text.strip(" \t\r\n"):
+        warning = "is empty; a session is a JSON object with documents and annotations"
+    return Checked(name, Analysis(text), warning=warning)
 
 
 def read_source(name: str, limit_mb: int = disk.MAX_SIZE_MB) -> tuple[str, str | None]:
@@ -297,8 +356,12 @@ def refuse_output(output: str, inputs: Iterable[tuple[str, str]], force: bool, o
 
 
 __all__ = [
+    "Checked",
     "Refused",
     "SessionFile",
+    "check_bytes",
+    "check_file",
+    "check_text",
     "decode",
     "load_session",
     "read_input",

@@ -4,11 +4,16 @@
     sourcecheck --json FILE        one JSON object (RULES.md), exit code inside
     sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
+    sourcecheck FILE.jsonl         JSON Lines, one session per line (``--jsonl``: any input;
+                                   with --json, one object per line: cli/jsonl.py)
     sourcecheck new|ref|show|sync  writing sessions (cli/authoring.py); a first argument
                                    naming one is a file to check when such a file exists
 
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
-schema error or unreadable input; with several files, the worst of them.
+schema error or unreadable input; with several files, the worst of them. Many inputs are
+checked in worker processes when that pays (cli/jobs.py); ``--json`` is the object the
+Python API's builder makes (``api.report_json``), written by orjson where it writes what
+``json`` would (core/jsontext.py).
 """
 
 from __future__ import annotations
@@ -16,20 +21,22 @@ from __future__ import annotations
 import argparse
 import gc
 import io
-import json
 import os
+import stat
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from functools import partial
+from typing import Any, BinaryIO, TextIO
 
 from .. import __version__, disk
+from ..api import report_json as report_json  # the builder of --json, where it always was
+from ..api import report_payload, too_large
+from ..core import jsontext
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
-from ..core.session import Finding, Ref, Severity, pointer
-from ..core.syntax import escape_lone_surrogates
-from ..core.verdicts import span_json
+from ..core.session import Finding, Severity
 from . import authoring
 from .ci_formats import (
     github_lines,
@@ -39,109 +46,9 @@ from .ci_formats import (
     sarif_notifications,
     sarif_results,
 )
-from .files import Refused, shown_name, use_colour
-from .files import read_input as read_bytes_of
-
-
-@dataclass
-class Checked:
-    """One input: its name and either its analysis or why it could not be read."""
-
-    name: str
-    analysis: Analysis | None = None
-    unreadable: str | None = None
-    warning: str | None = None  # readable, but not as JSON should be written (BOM, empty)
-    fail_on: frozenset[str] = frozenset()  # verdicts that fail the check (--fail-on)
-
-    @property
-    def exit_code(self) -> int:
-        if self.analysis is None:
-            return 2
-        worst = self.analysis.exit_code
-        return max(worst, 1) if self.failing_verdicts() else worst
-
-    def failing_verdicts(self) -> str:
-        """The claims whose verdict ``--fail-on`` names, counted (empty: none)."""
-        if self.analysis is None or not self.fail_on:
-            return ""
-        summary = self.analysis.summary
-        counted = [(summary.count(v), v) for v in sorted(self.fail_on - {"weak"})]
-        if "weak" in self.fail_on:
-            counted.append((sum(1 for v in summary.verdicts if v.weak), "weak"))
-        return ", ".join(f"{n} {verdict}" for n, verdict in counted if n)
-
-
-MAX_SIZE_MB = disk.MAX_SIZE_MB
-
-
-def read_input(name: str, max_size_mb: int = MAX_SIZE_MB) -> Checked:
-    """Read and check one file; never raises for bad input."""
-    try:
-        data = read_bytes_of(name, max_size_mb)
-    except Refused as refusal:
-        return Checked(shown_name(name), unreadable=refusal.message.partition(": ")[2])
-    return check_bytes(name, data)
-
-
-def check_bytes(name: str, data: bytes) -> Checked:
-    """Check the bytes of one input (``-`` is standard input)."""
-    shown = shown_name(name)
-    try:
-        text = disk.decode(data, "save it as UTF-8")
-    except disk.ReadRefused as refusal:
-        return Checked(shown, unreadable=refusal.reason)
-    warning = None
-    if text.startswith("\ufeff"):
-        warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
-    elif not text.strip(" \t\r\n"):
-        warning = "is empty; a session is a JSON object with documents and annotations"
-    return Checked(shown, Analysis(text), warning=warning)
-
-
-# --- JSON -------------------------------------------------------------------------
-
-
-def finding_json(analysis: Analysis, finding: Finding) -> dict[str, Any]:
-    span = analysis.finding_span(finding, Encoding.UTF16)
-    return {
-        "code": finding.code,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "pointer": finding.pointer,
-        "range": {
-            "start": {"line": span.start.line, "character": span.start.character},
-            "end": {"line": span.end.line, "character": span.end.character},
-        },
-    }
-
-
-def report_json(checked: Checked) -> dict[str, Any]:
-    """The object RULES.md fixes for ``--json``."""
-    if checked.analysis is None:
-        return {"exit_code": 2, "error": f"{checked.name}: {checked.unreadable}", "findings": [], "refs": []}
-    analysis = checked.analysis
-    summary = analysis.summary
-    return {
-        "exit_code": checked.exit_code,
-        "findings": [finding_json(analysis, f) for f in analysis.findings],
-        "refs": [ref_json(ref) for ref in analysis.session.refs],
-        "annotations": [verdict.as_json() for verdict in summary.verdicts],
-        "uncited": [coverage.as_json() for coverage in summary.coverage],
-    }
-
-
-def ref_json(ref: Ref) -> dict[str, Any]:
-    """A ref in ``--json``: pointer, validity and text, and the span of a valid one."""
-    found: dict[str, Any] = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": ref.text}
-    if ref.valid:
-        found.update(span_json(ref))
-    return found
-
-
-def dump_json(value: Any) -> str:
-    """JSON text with readable non-ASCII, and lone surrogates escaped (UTF-8 cannot hold them)."""
-    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
-
+from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, use_colour
+from .jobs import batched, in_order
+from .jsonl import is_jsonl, open_lines, read_lines, session_of
 
 # --- human ------------------------------------------------------------------------
 
@@ -162,8 +69,9 @@ class Style:
 SNIPPET_WIDTH = 100
 
 
-def snippet(analysis: Analysis, finding: Finding, style: Style) -> list[str]:
-    """The line of the file under the finding, with the value underlined."""
+def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
+    """The line of the file under the finding, with the value underlined (``first_line``:
+    the file's line the text starts on, for a line of JSON Lines)."""
     if finding.code == "invalid-json" and not analysis.text.strip():
         return []
     span = analysis.finding_span(finding, Encoding.UTF32)
@@ -178,7 +86,7 @@ def snippet(analysis: Analysis, finding: Finding, style: Style) -> list[str]:
     suffix = "…" if left + SNIPPET_WIDTH < len(line_text) else ""
     before = visible(shown[: start - left])
     marked = visible(shown[start - left : end - left]) or " "
-    number = str(span.start.line + 1)
+    number = str(span.start.line + first_line)
     gutter = " " * len(number)
     return [
         f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left :])}{suffix}",
@@ -199,17 +107,21 @@ def summary(checked: Checked) -> str:
     return f"{len(refs)} ref{'s' if len(refs) != 1 else ''}: {resolved} resolved, {len(refs) - resolved} failed{tail}"
 
 
-def report_human(checked: Checked, style: Style, out: TextIO) -> None:
+def report_human(checked: Checked, style: Style, out: TextIO, file: str | None = None, first_line: int = 1) -> None:
+    """Findings as ``FILE:LINE:COL`` lines with the line underlined, then the summary. A
+    session of JSON Lines is checked as a text of its own named ``FILE:LINE`` (its
+    ``checked.name``); ``file`` and ``first_line`` place its findings in the file."""
     if checked.analysis is None:
         return
     analysis = checked.analysis
+    file = checked.name if file is None else file
     for finding in analysis.findings:
         span = analysis.finding_span(finding, Encoding.UTF32)
-        where = f"{checked.name}:{span.start.line + 1}:{span.start.character + 1}"
+        where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
         out.write(
             f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n"
         )
-        for line in snippet(analysis, finding, style):
+        for line in snippet(analysis, finding, style, first_line):
             out.write(line + "\n")
     verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
     out.write(f"{style(checked.name, '1')}: {verdict}: {summary(checked)}\n")
@@ -226,14 +138,20 @@ FORMATS = ("human", "json", "github", "sarif")
 FAIL_ON = frozenset({"unresolved", "unverified", "refuted", "contested", "weak"})
 
 
+MAX_SIZE_MB = disk.MAX_SIZE_MB
+
+
 @dataclass
 class Rendered:
-    """One file's report in the chosen format, made where it was checked (maybe a worker)."""
+    """One input's report in the chosen format, made where it was checked (maybe a worker)."""
 
     exit_code: int
     text: str = ""  # human or github lines
-    payload: Any = None  # the --json object, or SARIF results and notifications
+    data: bytes = b""  # --json: the object as it is written (UTF-8), indented or on one line
+    payload: Any = None  # SARIF results and notifications
     note: str | None = None  # the one line for stderr
+    line: int | None = None  # a session of JSON Lines: its line
+    end: str | None = None  # no report: the JSON Lines file so named has no more lines
 
 
 @dataclass(frozen=True)
@@ -244,12 +162,27 @@ class Options:
     colour: bool = False
     max_size_mb: int = MAX_SIZE_MB
     fail_on: frozenset[str] = frozenset()
+    several: bool = False  # more than one input: each JSON object says its "file"
+    lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
 
 
-def render(name: str, checked: Checked | None, options: Options) -> Rendered:
-    """One input's report in the chosen format (``checked``: the input read already)."""
-    if checked is None:
-        checked = read_input(name, options.max_size_mb)
+def render(name: str, data: bytes | None, options: Options) -> Rendered:
+    """The report of one file (``data``: its bytes, read already: standard input)."""
+    checked = check_file(name, options.max_size_mb) if data is None else check_bytes(name, data)
+    return rendered(checked, options, checked.name)
+
+
+def render_line(file: str, line: int, data: bytes | None, size: int, options: Options) -> Rendered:
+    """The report of the session on one line of a JSON Lines file (``data`` None: the line
+    was too large to read, ``size`` bytes), checked as a text of its own, ``FILE:LINE``."""
+    name = f"{file}:{line}"
+    checked = too_large(name, size, options.max_size_mb) if data is None else check_bytes(name, data)
+    return rendered(checked, options, file, line)
+
+
+def rendered(checked: Checked, options: Options, file: str, line: int | None = None) -> Rendered:
+    """A checked input in the chosen format; ``file`` names it (the file a session of JSON
+    Lines is on, at ``line``)."""
     checked.fail_on = options.fail_on
     fmt, colour = options.fmt, options.colour
     note = (
@@ -257,30 +190,132 @@ def render(name: str, checked: Checked | None, options: Options) -> Rendered:
         if (checked.unreadable or checked.warning)
         else None
     )
-    result = Rendered(checked.exit_code, note=note)
+    result = Rendered(checked.exit_code, note=note, line=line)
     if fmt == "json":
-        result.payload = report_json(checked)
+        payload, plain = report_payload(checked, line)
+        if options.several:
+            payload = {"file": file, **payload}
+        result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
     elif fmt == "sarif":
         result.payload = (
-            sarif_results(checked.name, checked.analysis, checked.unreadable),
-            sarif_notifications(checked.name, checked.analysis),
+            sarif_results(file, checked.analysis, checked.unreadable, line),
+            sarif_notifications(file, checked.analysis, line),
         )
     elif fmt == "github":
         lines = (
-            github_lines(checked.name, checked.analysis) + github_summary(checked.name, checked.analysis)
+            github_lines(file, checked.analysis, line) + github_summary(file, checked.analysis, line)
             if checked.analysis
-            else [github_unreadable(checked.name, checked.unreadable or "")]
+            else [github_unreadable(file, checked.unreadable or "", line)]
         )
         result.text = "".join(line + "\n" for line in lines)
     else:
         out = io.StringIO()
-        report_human(checked, Style(colour), out)
+        report_human(checked, Style(colour), out, file, line or 1)
         result.text = out.getvalue()
     return result
 
 
-def _render_job(job: tuple[str, Options]) -> Rendered:
-    return render(job[0], None, job[1])
+Unit = tuple[str, str, int, bytes | None, int]
+"""One input: ``("file", name, 0, bytes of standard input or None, 0)``, ``("line", file,
+number, bytes or None when too large, size)``, ``("refused", name, 0, why (UTF-8), 0)``
+for standard input that could not be read, or ``("end", file, 0, None, 0)`` after the last
+line of a JSON Lines file."""
+
+
+def render_batch(options: Options, batch: list[Unit]) -> list[Rendered]:
+    """Each input of a batch rendered (in a worker, or here)."""
+    found = []
+    for kind, name, number, data, size in batch:
+        if kind == "line":
+            found.append(render_line(name, number, data, size, options))
+        elif kind == "file":
+            found.append(render(name, data, options))
+        elif kind == "refused":
+            checked = Checked(shown_name(name), unreadable=(data or b"").decode("utf-8"))
+            found.append(rendered(checked, options, checked.name))
+        else:
+            found.append(Rendered(0, end=name))
+    return found
+
+
+class Inputs:
+    """The inputs named on the command line, one :data:`Unit` at a time with its size in
+    bytes: a JSON Lines file (``*.jsonl``, or any with ``--jsonl``) a line at a time, any
+    other whole; and how many bytes are left to read (see ``jobs.in_order``)."""
+
+    def __init__(self, files: list[str], jsonl: bool, options: Options) -> None:
+        self.files = files
+        self.jsonl = jsonl
+        self.options = options
+        self.next_file = 0
+        self.reading: BinaryIO | None = None  # the JSON Lines file being read
+        self.stdin_data: bytes | None = None
+        self.stdin_refused: str | None = None
+
+    def is_jsonl(self, name: str) -> bool:
+        return self.jsonl or (name != "-" and is_jsonl(name))
+
+    def __iter__(self) -> Iterator[tuple[Unit, int]]:
+        limit = self.options.max_size_mb * 1_000_000
+        while self.next_file < len(self.files):
+            name = self.files[self.next_file]
+            self.next_file += 1
+            if not self.is_jsonl(name):
+                if name == "-":  # read here (a worker has no standard input), once
+                    if self.stdin_data is None and self.stdin_refused is None:
+                        try:
+                            self.stdin_data = read_input("-", self.options.max_size_mb)
+                        except Refused as refusal:
+                            self.stdin_refused = refusal.message.partition(": ")[2]
+                    if self.stdin_refused is not None:
+                        yield ("refused", name, 0, self.stdin_refused.encode("utf-8"), 0), 0
+                    else:
+                        assert self.stdin_data is not None
+                        yield ("file", name, 0, self.stdin_data, 0), len(self.stdin_data)
+                else:
+                    yield ("file", name, 0, None, 0), _size(name)
+                continue
+            shown = shown_name(name)
+            handle = sys.stdin.buffer if name == "-" else open_lines(name)
+            if handle is None:
+                yield ("file", name, 0, None, 0), 0  # check_file says why
+                continue
+            self.reading = handle
+            try:
+                for number, line, size in read_lines(handle, limit):
+                    session = session_of(line) if line is not None else None
+                    if line is None or session is not None:
+                        yield ("line", shown, number, session, size), size
+            finally:
+                self.reading = None
+                if handle is not sys.stdin.buffer:
+                    handle.close()
+            yield ("end", shown, 0, None, 0), 0
+
+    def remaining(self) -> int | None:
+        """Bytes left to read (None: unknown, as on a pipe)."""
+        left = 0
+        reading = self.reading
+        if reading is not None:
+            try:
+                status = os.fstat(reading.fileno())
+                if not stat.S_ISREG(status.st_mode):
+                    return None
+                left += status.st_size - reading.tell()
+            except (OSError, ValueError):
+                return None
+        for name in self.files[self.next_file :]:
+            if name == "-" and self.stdin_data is None:
+                return None
+            left += len(self.stdin_data or b"") if name == "-" else _size(name)
+        return left
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except OSError:
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -306,12 +341,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)",
     )
     parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read every input (standard input too) as JSON Lines, one session per line, as a *.jsonl file is; "
+        "with --json, print JSON Lines: one object per session",
+    )
+    parser.add_argument(
         "--jobs",
         "-j",
         type=int,
         default=None,
         metavar="N",
-        help="check N files at a time (default: the number of cores)",
+        help="check in N processes at a time (default: as many as cores, once there is enough work for them)",
     )
     parser.add_argument(
         "--max-size-mb",
@@ -338,22 +379,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def check_all(files: list[str], options: Options, jobs: int) -> list[Rendered]:
-    stdin = read_input("-", options.max_size_mb) if "-" in files else None
-    on_disk = [name for name in files if name != "-"]
-    rendered: dict[str, Rendered] = {}
-    if jobs > 1 and len(on_disk) > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(on_disk))) as pool:
-            for name, result in zip(on_disk, pool.map(_render_job, [(n, options) for n in on_disk]), strict=True):
-                rendered[name] = result
-    return [
-        render(name, stdin, options) if name == "-" else rendered.get(name) or render(name, None, options)
-        for name in files
-    ]
-
-
 def main(argv: list[str] | None = None) -> int:
-    # Whatever a document holds, printing it must not fail.
+    """The command: check the files ``argv`` names (``sys.argv[1:]`` by default), report
+    on stdout, and return the exit code. In a process of its own (the console script) or
+    another program's: the collector and the streams' error handling, which the run
+    changes, are as they were when it returns."""
+    collecting = gc.isenabled()
+    streams = [(s, s.errors) for s in (sys.stdout, sys.stderr) if isinstance(s, io.TextIOWrapper)]
+    try:
+        return run(argv)
+    finally:
+        for stream, errors in streams:
+            if stream.errors != errors:
+                try:
+                    stream.reconfigure(errors=errors)
+                except (OSError, ValueError):  # closed, or a pipe closed by its reader
+                    pass
+        if collecting:
+            gc.enable()
+
+
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main`, with the run's policy: the collector off (a short run that allocates
+    much and frees little: it only costs), and printing that never fails, whatever a
+    document holds."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
@@ -361,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     if authoring.is_command(arguments):
         return authoring.main(arguments)
     args = build_parser().parse_args(argv)
-    gc.disable()  # a short run that allocates much and frees little: the collector only costs
+    gc.disable()
     fmt = args.format or ("json" if args.json else "human")
     files = args.files or ["-"]
     if "-" in files and sys.stdin is not None and sys.stdin.isatty():
@@ -369,7 +418,8 @@ def main(argv: list[str] | None = None) -> int:
             "sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n"
         )
         return 2
-    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    explicit = args.jobs is not None and args.jobs > 0
+    jobs = args.jobs if explicit else (os.cpu_count() or 1)
     fail_on = (
         frozenset(part.strip() for part in args.fail_on.split(",") if part.strip()) if args.fail_on else frozenset()
     )
@@ -379,32 +429,83 @@ def main(argv: list[str] | None = None) -> int:
             f"sourcecheck: --fail-on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}\n"
         )
         return 2
-    options = Options(fmt, use_colour(args.color, sys.stdout), args.max_size_mb, fail_on)
-    results = check_all(files, options, jobs)
+    lines = args.jsonl or any(is_jsonl(name) for name in files if name != "-")
+    options = Options(
+        fmt,
+        use_colour(args.color, sys.stdout),
+        args.max_size_mb,
+        fail_on,
+        several=len(files) > 1,
+        lines_out=fmt == "json" and lines,
+    )
+    inputs = Inputs(files, args.jsonl, options)
+    parallel = jobs > 1 if explicit else None  # --jobs N: N processes; by default, when it pays
+    results = in_order(batched(inputs), partial(render_batch, options), jobs, parallel, inputs.remaining)
+    return write(results, options)
+
+
+def write(results: Iterable[Rendered], options: Options) -> int:
+    """Write the reports as they come, in the chosen format; the worst exit code. The JSON
+    forms are written as bytes (UTF-8) where stdout has them."""
+    fmt = options.fmt
+    binary = getattr(sys.stdout, "buffer", None) if fmt in ("json", "sarif") else None
+    if binary is not None:
+        sys.stdout.flush()
+
+    def emit(data: bytes) -> None:
+        if binary is not None:
+            binary.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+
+    worst = 0
+    objects: list[bytes] = []
+    results_sarif: list[Any] = []
+    notifications: list[Any] = []
+    sessions = [0, 0, 0]  # the sessions of a JSON Lines file so far, by exit code
+    style = Style(options.colour)
     for result in results:
+        if result.end is not None:
+            if fmt == "human":
+                sys.stdout.write(sessions_line(result.end, sessions, style))
+            sessions = [0, 0, 0]
+            continue
         if result.note:
             sys.stderr.write(result.note + "\n")
-    worst = max(result.exit_code for result in results)
-    names = ["<stdin>" if name == "-" else name for name in files]
-    if fmt == "json":
-        if len(results) == 1:
-            payload = results[0].payload
+        worst = max(worst, result.exit_code)
+        if result.line is not None:
+            sessions[result.exit_code] += 1
+        if fmt == "json":
+            if options.lines_out:
+                emit(result.data + b"\n")
+            else:
+                objects.append(result.data)
+        elif fmt == "sarif":
+            results_sarif.extend(result.payload[0])
+            notifications.extend(result.payload[1])
         else:
-            payload = {
-                "exit_code": worst,
-                "files": [{"file": name, **r.payload} for name, r in zip(names, results, strict=True)],
-            }
-        sys.stdout.write(dump_json(payload) + "\n")
-    elif fmt == "sarif":
-        sarif = sarif_log(
-            [item for r in results for item in r.payload[0]], [item for r in results for item in r.payload[1]]
-        )
-        sys.stdout.write(dump_json(sarif) + "\n")
-    else:
-        for result in results:
             sys.stdout.write(result.text)
+    if fmt == "json" and not options.lines_out:
+        if not options.several:
+            emit(objects[0] + b"\n")
+        else:  # as json.dumps(..., indent=2) writes {"exit_code": worst, "files": [each object]}
+            each = b",\n    ".join(jsontext.nested(data, 2) for data in objects)
+            emit(b'{\n  "exit_code": %d,\n  "files": [\n    %s\n  ]\n}\n' % (worst, each))
+    elif fmt == "sarif":
+        emit(jsontext.dumps(sarif_log(results_sarif, notifications)) + b"\n")
     sys.stdout.flush()
     return worst
+
+
+def sessions_line(file: str, sessions: list[int], style: Style) -> str:
+    """The last line for a JSON Lines file: how many sessions were ok, failed, invalid."""
+    total = sum(sessions)
+    worst = 2 if sessions[2] else 1 if sessions[1] else 0
+    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[worst]
+    if not total:
+        return f"{style(file, '1')}: {verdict}: no sessions (no line that is not blank)\n"
+    counts = f"{sessions[0]} ok, {sessions[1]} failed, {sessions[2]} invalid"
+    return f"{style(file, '1')}: {verdict}: {total} session{'s' if total != 1 else ''} (JSON Lines): {counts}\n"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,700 @@
+"""The Python API: check a session, and read what was found as typed, immutable objects.
+
+    import sourcecheck
+
+    report = sourcecheck.check(pathlib.Path("article.sourcecheck.json"))
+    report.exit_code                    # 0, 1 or 2: what `sourcecheck` exits with
+    for finding in report.findings:     # code, severity, message, pointer, range
+        print(finding.range.start.line + 1, finding.code, finding.message)
+    report.to_json()                    # exactly what `sourcecheck --json` prints for it
+
+:func:`check` takes a JSON text (a ``str`` is always JSON text, never a path), its bytes
+(UTF-8), a path (``os.PathLike``: ``pathlib.Path("a.json")``) or a parsed value (a dict, or
+a list); :func:`check_lines` takes JSON Lines (a path, or lines) and gives one report per
+session. Each report's :meth:`Report.to_json` is the object RULES.md fixes for ``--json``;
+the command's ``--json`` writes the object the same builder (:func:`report_json`) makes,
+so the two cannot differ.
+
+A parsed value has no text of its own: it is checked as the text :func:`text_of` writes
+(``json.dumps(value, ensure_ascii=False, indent=2)``, a lone surrogate written as an
+escape), and the ranges of its findings are into that text: ``check(value)`` is
+``check(text_of(value))``, and is what ``sourcecheck --json`` prints for a file holding it.
+
+Checking has no effect outside the call (no setting of the process is changed: the
+collector, the streams), and calls in several threads at once are safe: each has its own
+analysis, and a report is never changed once made.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
+from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
+from .core.analysis import Analysis
+from .core.jsontext import dumps, plain_float
+from .core.positions import Encoding
+from .core.session import Finding as _Finding
+from .core.session import Ref as _Ref
+from .core.session import pointer
+from .core.verdicts import VERDICTS, WEAK
+from .disk import MAX_SIZE_MB
+
+Severity = Literal["error", "warning", "hint"]
+"""How bad a finding is: an ``error`` fails the check, a ``warning`` or a ``hint`` does not."""
+Applicability = Literal["safe", "unsafe"]
+"""Whether a fix may be applied without a person looking (RULES.md, ``--fix``)."""
+VerdictName = Literal["supported", "contested", "refuted", "unverified", "unresolved"]
+"""What an annotation's counted sources say of its claim (RULES.md, verdicts)."""
+FAIL_ON = frozenset((*VERDICTS, "weak"))
+"""The verdicts ``fail_on`` (the command's ``--fail-on``) may name."""
+
+
+# --- the report's parts -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A place in the checked text: ``line`` 0-based, ``character`` in UTF-16 code units
+    (as in LSP, and in ``--json``)."""
+
+    line: int
+    character: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"line": L, "character": C}``."""
+        return {"line": self.line, "character": self.character}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Position:
+        """The position ``to_json`` writes as ``value``."""
+        return cls(value["line"], value["character"])
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A stretch of the checked text, ``end`` exclusive."""
+
+    start: Position
+    end: Position
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"start": {...}, "end": {...}}``."""
+        return {"start": self.start.to_json(), "end": self.end.to_json()}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Range:
+        """The range ``to_json`` writes as ``value``."""
+        return cls(Position.from_json(value["start"]), Position.from_json(value["end"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of a fix: the text at ``range`` replaced by ``content``."""
+
+    range: Range
+    content: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"range": {...}, "content": "..."}``."""
+        return {"range": self.range.to_json(), "content": self.content}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Edit:
+        """The edit ``to_json`` writes as ``value``."""
+        return cls(Range.from_json(value["range"]), value["content"])
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A repair of a finding (RULES.md, ``--fix``): what it does (``message``), its edits
+    (their ranges do not overlap), and whether it is ``safe`` to apply unseen."""
+
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"applicability": ..., "message": ..., "edits": [...]}``."""
+        return {
+            "applicability": self.applicability,
+            "message": self.message,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Fix:
+        """The fix ``to_json`` writes as ``value``."""
+        return cls(value["applicability"], value["message"], tuple(Edit.from_json(e) for e in value["edits"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One broken rule (RULES.md's table names each ``code``), on the JSON value at
+    ``pointer`` (RFC 6901, ``""`` for the whole text), which spans ``range``. ``fix``: its
+    one repair, when it has one; ``suggestions``: the repairs to choose from, when it has
+    several."""
+
+    code: str
+    severity: Severity
+    message: str
+    pointer: str
+    range: Range
+    fix: Fix | None = None
+    suggestions: tuple[Fix, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as ``--json`` writes it (``fix`` and ``suggestions`` only when it
+        has them)."""
+        found: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "pointer": self.pointer,
+            "range": self.range.to_json(),
+        }
+        if self.fix is not None:
+            found["fix"] = self.fix.to_json()
+        if self.suggestions:
+            found["suggestions"] = [fix.to_json() for fix in self.suggestions]
+        return found
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Finding:
+        """The finding ``to_json`` writes as ``value``."""
+        fix = value.get("fix")
+        return cls(
+            value["code"],
+            value["severity"],
+            value["message"],
+            value["pointer"],
+            Range.from_json(value["range"]),
+            Fix.from_json(fix) if fix is not None else None,
+            tuple(Fix.from_json(s) for s in value.get("suggestions", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A place in a document's ``content``: ``line`` 1-based (as refs count them),
+    ``column`` 0-based in code points."""
+
+    line: int
+    column: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"line": L, "column": C}``."""
+        return {"line": self.line, "column": self.column}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Point:
+        """The point ``to_json`` writes as ``value``."""
+        return cls(value["line"], value["column"])
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A claim or a source, at ``pointer``. A ``valid`` one resolves to exactly one span
+    of the document at ``path``: from ``start`` to ``end`` (exclusive), whose characters
+    are ``text``; an invalid one has none of these (its findings say why)."""
+
+    pointer: str
+    valid: bool
+    text: str | None
+    path: str | None = None
+    start: Point | None = None
+    end: Point | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ref as ``--json`` writes it (``path``, ``start``, ``end`` when valid)."""
+        found: dict[str, Any] = {"pointer": self.pointer, "valid": self.valid, "text": self.text}
+        if self.valid:
+            assert self.start is not None and self.end is not None
+            found.update(path=self.path, start=self.start.to_json(), end=self.end.to_json())
+        return found
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Ref:
+        """The ref ``to_json`` writes as ``value``."""
+        if not value["valid"]:
+            return cls(value["pointer"], False, value["text"])
+        return cls(
+            value["pointer"],
+            True,
+            value["text"],
+            value["path"],
+            Point.from_json(value["start"]),
+            Point.from_json(value["end"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the counted sources of the annotation at ``pointer`` say of its claim: how
+    many support it and refute it, and each side's strength (its highest confidence; None
+    when no source of that side counts)."""
+
+    pointer: str
+    verdict: VerdictName
+    supports: int
+    refutes: int
+    support_strength: int | float | None
+    refute_strength: int | float | None
+
+    @property
+    def weak(self) -> bool:
+        """Supported, or refuted, only by sources below 0.3 (which are usually omitted)."""
+        if self.verdict == "supported":
+            return self.support_strength is not None and self.support_strength < WEAK
+        if self.verdict == "refuted":
+            return self.refute_strength is not None and self.refute_strength < WEAK
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as ``--json`` writes it, under ``annotations``."""
+        return {
+            "pointer": self.pointer,
+            "verdict": self.verdict,
+            "supports": self.supports,
+            "refutes": self.refutes,
+            "support_strength": self.support_strength,
+            "refute_strength": self.refute_strength,
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Verdict:
+        """The verdict ``to_json`` writes as ``value``."""
+        return cls(
+            value["pointer"],
+            value["verdict"],
+            value["supports"],
+            value["refutes"],
+            value["support_strength"],
+            value["refute_strength"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A stretch of a document no resolved claim covers, ``end`` exclusive."""
+
+    start: Point
+    end: Point
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"start": {...}, "end": {...}}``."""
+        return {"start": self.start.to_json(), "end": self.end.to_json()}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Run:
+        """The run ``to_json`` writes as ``value``."""
+        return cls(Point.from_json(value["start"]), Point.from_json(value["end"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """How much of a cited document (one that a claim names) no resolved claim covers:
+    its ``characters``, those uncited, and each uncited run (runs of whitespace alone are
+    left out)."""
+
+    path: str
+    characters: int
+    uncited_characters: int
+    runs: tuple[Run, ...]
+
+    @property
+    def uncited_share(self) -> float:
+        """The share of the document's characters no claim covers (0 for an empty one)."""
+        return self.uncited_characters / self.characters if self.characters else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The coverage as ``--json`` writes it, under ``uncited``."""
+        return {
+            "path": self.path,
+            "characters": self.characters,
+            "uncited_characters": self.uncited_characters,
+            "runs": [run.to_json() for run in self.runs],
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Coverage:
+        """The coverage ``to_json`` writes as ``value``."""
+        return cls(
+            value["path"],
+            value["characters"],
+            value["uncited_characters"],
+            tuple(Run.from_json(run) for run in value["runs"]),
+        )
+
+
+# --- the report ---------------------------------------------------------------------
+
+_UNSET: Any = object()
+
+
+class Report:
+    """What checking one session found: the exit code, the findings, every ref, the
+    annotations' verdicts and the uncited text of the cited documents, as typed objects;
+    :meth:`to_json` gives the same as the object ``sourcecheck --json`` prints.
+
+    An input that could not be read (a missing file, bytes that are not UTF-8) has exit code
+    2, its reason in :attr:`error`, and nothing else. A report is never changed once made
+    (its parts are frozen, :meth:`to_json` gives a new object each time), so it may be
+    shared between threads."""
+
+    __slots__ = ("_json", "_warning", "_findings", "_refs", "_annotations", "_uncited")
+    _json: dict[str, Any]
+    _warning: str | None
+    _findings: tuple[Finding, ...]
+    _refs: tuple[Ref, ...]
+    _annotations: tuple[Verdict, ...]
+    _uncited: tuple[Coverage, ...]
+
+    def __init__(self, value: Mapping[str, Any], warning: str | None = None) -> None:
+        """The report whose ``to_json()`` is ``value`` (an object ``--json`` printed, say;
+        it is copied). ``warning``: see :attr:`warning`."""
+        self._set(_copied(dict(value)), warning)
+
+    def _set(self, value: dict[str, Any], warning: str | None) -> None:
+        for slot in ("_findings", "_refs", "_annotations", "_uncited"):
+            object.__setattr__(self, slot, _UNSET)
+        object.__setattr__(self, "_json", value)
+        object.__setattr__(self, "_warning", warning)
+
+    @classmethod
+    def _made(cls, value: dict[str, Any], warning: str | None) -> Report:
+        """A report of a value the builder made (and no one else holds: not copied)."""
+        report = cls.__new__(cls)
+        report._set(value, warning)
+        return report
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Report cannot be changed (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Report cannot be changed (tried to delete {name!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Report._made, (self._json, self._warning))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Report):
+            return NotImplemented
+        return self._json == other._json and self._warning == other._warning
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        line = f"line={self.line}, " if self.line is not None else ""
+        if self.error is not None:
+            return f"Report({line}exit_code=2, error={self.error!r})"
+        return (
+            f"Report({line}exit_code={self.exit_code}, findings={len(self._json['findings'])}, "
+            f"refs={len(self._json['refs'])})"
+        )
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every ref resolves and nothing is an error, 1 when a ref fails to resolve
+        (or a verdict named by ``fail_on`` is found), 2 for invalid JSON, a schema error or
+        an input that could not be read."""
+        return cast(int, self._json["exit_code"])
+
+    @property
+    def ok(self) -> bool:
+        """Whether the check passed (exit code 0)."""
+        return self.exit_code == 0
+
+    @property
+    def error(self) -> str | None:
+        """Why the input could not be read (``"NAME: no such file"``), or None."""
+        return cast("str | None", self._json.get("error"))
+
+    @property
+    def warning(self) -> str | None:
+        """What the command would say of a readable input on stderr (it starts with a byte
+        order mark, or is empty), or None. Not part of :meth:`to_json`."""
+        return self._warning
+
+    @property
+    def line(self) -> int | None:
+        """The line (1-based) of a session of JSON Lines (:func:`check_lines`), or None."""
+        return cast("int | None", self._json.get("line"))
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding, in the order of where it is in the text."""
+        if self._findings is _UNSET:
+            object.__setattr__(self, "_findings", tuple(map(Finding.from_json, self._json["findings"])))
+        return self._findings
+
+    @property
+    def refs(self) -> tuple[Ref, ...]:
+        """Every ref (each claim, each source), in file order."""
+        if self._refs is _UNSET:
+            object.__setattr__(self, "_refs", tuple(map(Ref.from_json, self._json["refs"])))
+        return self._refs
+
+    @property
+    def annotations(self) -> tuple[Verdict, ...]:
+        """The verdict of each annotation, in file order."""
+        if self._annotations is _UNSET:
+            object.__setattr__(self, "_annotations", tuple(map(Verdict.from_json, self._json.get("annotations", ()))))
+        return self._annotations
+
+    @property
+    def uncited(self) -> tuple[Coverage, ...]:
+        """The uncited text of each cited document, in document order."""
+        if self._uncited is _UNSET:
+            object.__setattr__(self, "_uncited", tuple(map(Coverage.from_json, self._json.get("uncited", ()))))
+        return self._uncited
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``sourcecheck --json`` prints for the same input (with ``"line"`` for
+        a session of JSON Lines, as ``--json`` prints it for such a line): a new one at
+        each call, the caller's to change."""
+        copy: dict[str, Any] = _copied(self._json)
+        return copy
+
+    def to_json_text(self, indent: bool = True) -> str:
+        """:meth:`to_json` as JSON text: as ``--json`` prints it (``indent``), or on one
+        line as a line of its JSON Lines output."""
+        return dumps(self._json, indent).decode("utf-8")
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON value's containers (its strings and numbers are immutable)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_copied(item) for item in value]
+    return value
+
+
+# --- the builder ----------------------------------------------------------------------
+
+
+def report_json(checked: Checked, line: int | None = None) -> dict[str, Any]:
+    """The object RULES.md fixes for ``--json``, of one checked input: what ``--json``
+    prints and :meth:`Report.to_json` gives. ``line``: the input is the session on that
+    line of JSON Lines (the object then starts with ``"line"``)."""
+    return report_payload(checked, line)[0]
+
+
+def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str, Any], bool]:
+    """:func:`report_json`, and whether each float in it is one orjson writes as ``json``
+    does (see ``core/jsontext.py``): its only floats are the sides' strengths."""
+    head: dict[str, Any] = {"line": line} if line is not None else {}
+    analysis = checked.analysis
+    if analysis is None:
+        error = f"{checked.name}: {checked.unreadable}"
+        return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True
+    summary = analysis.summary
+    annotations = [verdict.as_json() for verdict in summary.verdicts]
+    plain = all(
+        type(strength) is not float or plain_float(strength)
+        for verdict in summary.verdicts
+        for strength in (verdict.support_strength, verdict.refute_strength)
+    )
+    payload = {
+        **head,
+        "exit_code": checked.exit_code,
+        "findings": [finding_json(analysis, f) for f in analysis.findings],
+        "refs": _refs_json(analysis.session.refs),
+        "annotations": annotations,
+        "uncited": [coverage.as_json() for coverage in summary.coverage],
+    }
+    return payload, plain
+
+
+def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
+    """A finding as ``--json`` writes it: code, severity, message, pointer and range."""
+    span = analysis.finding_span(finding, Encoding.UTF16)
+    return {
+        "code": finding.code,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "pointer": finding.pointer,
+        "range": {
+            "start": {"line": span.start.line, "character": span.start.character},
+            "end": {"line": span.end.line, "character": span.end.character},
+        },
+    }
+
+
+def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
+    """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
+    and span in its document (RULES.md's additions; ``verdicts.span_json``, written out:
+    a large session has thirty thousand)."""
+    found: list[dict[str, Any]] = []
+    append = found.append
+    for ref in refs:
+        span, document = ref.span, ref.document
+        if span is None or document is None:
+            append({"pointer": pointer(ref.json_path), "valid": ref.valid, "text": None})
+            continue
+        start, end = span
+        entry = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": document.content[start:end]}
+        if ref.valid:
+            starts = document.lines.starts
+            first = bisect_right(starts, start)
+            last = bisect_right(starts, end)
+            entry["path"] = document.path
+            entry["start"] = {"line": first, "column": start - starts[first - 1]}
+            entry["end"] = {"line": last, "column": end - starts[last - 1]}
+        append(entry)
+    return found
+
+
+# --- checking -------------------------------------------------------------------------
+
+
+def text_of(value: dict[str, Any] | list[Any]) -> str:
+    """The text a parsed value is checked as: ``json.dumps(value, ensure_ascii=False,
+    indent=2)``, each lone surrogate written as a ``\\uXXXX`` escape. Raises ``TypeError``
+    for what JSON cannot hold, as ``json.dumps`` does; ``NaN`` and ``Infinity`` are written
+    as ``json.dumps`` writes them, and are then ``invalid-json``."""
+    return dumps(value, indent=True).decode("utf-8")
+
+
+def _verdicts(fail_on: Iterable[str]) -> frozenset[str]:
+    chosen = frozenset(fail_on)
+    unknown = chosen - FAIL_ON
+    if unknown:
+        raise ValueError(f"fail_on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}")
+    return chosen
+
+
+def check(
+    source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes] | dict[str, Any] | list[Any],
+    *,
+    name: str | None = None,
+    fail_on: Iterable[str] = (),
+    max_size_mb: int = MAX_SIZE_MB,
+) -> Report:
+    """Check one session and report what was found, as ``sourcecheck --json`` does.
+
+    ``source``: JSON text (a ``str``, always text, never a path), its bytes (UTF-8), a path
+    (``os.PathLike``; a file larger than ``max_size_mb`` is not read, as the command's
+    ``--max-size-mb``), or a parsed value (a dict or a list: checked as :func:`text_of`
+    writes it, its ranges into that text). A path to JSON Lines (``*.jsonl``) holds many
+    sessions: :func:`check_lines` reads it (``check`` raises ``ValueError``).
+
+    ``name``: what an input that cannot be read is called in :attr:`Report.error` (by
+    default the path, else ``<stdin>``, as the command calls standard input). ``fail_on``:
+    verdicts that fail the check (exit 1) as ``--fail-on`` does: ``unresolved``,
+    ``unverified``, ``refuted``, ``contested``, ``weak``.
+
+    Never raises for what the input holds (a file that is missing, bytes that are not
+    UTF-8, text that is not JSON: each is in the report); raises ``TypeError`` for a source
+    of another type, ``ValueError`` for an unknown verdict in ``fail_on``."""
+    verdicts = _verdicts(fail_on)
+    if isinstance(source, str):
+        checked = check_text(name or "<stdin>", source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        checked = check_bytes(name or "-", bytes(source))
+    elif isinstance(source, os.PathLike):
+        path = os.fsdecode(os.fspath(source))
+        if is_jsonl(path):
+            raise ValueError(f"{path} holds JSON Lines, one session per line: use sourcecheck.check_lines")
+        checked = check_file(path, max_size_mb)
+        if name is not None:
+            checked.name = name
+    elif isinstance(source, (dict, list)):
+        checked = check_text(name or "<stdin>", text_of(source))
+    else:
+        raise TypeError(
+            f"sourcecheck.check takes JSON text (str), bytes, a path (os.PathLike) or a parsed dict, "
+            f"not {type(source).__name__}"
+        )
+    checked.fail_on = verdicts
+    return Report._made(report_json(checked), checked.warning)
+
+
+def check_lines(
+    source: os.PathLike[str] | os.PathLike[bytes] | Iterable[str | bytes],
+    *,
+    name: str | None = None,
+    fail_on: Iterable[str] = (),
+    max_size_mb: int = MAX_SIZE_MB,
+) -> Iterator[Report]:
+    """Check JSON Lines, one session per line, and give a report for each, in order: what
+    ``sourcecheck --json`` prints for them, line by line (each with its :attr:`Report.line`).
+
+    ``source``: a path (read a line at a time: a line larger than ``max_size_mb`` is
+    reported, not read), or lines (a file opened in text or binary mode, a list of
+    strings, a Dask partition), each with or without its line ending. Lines are numbered
+    from 1; a blank line gives no report (its number is skipped). ``name``: what the
+    reports' messages call the input (by default the path, else ``<stdin>``), each line as
+    ``NAME:LINE``. A path that cannot be read gives one report, with its reason and no
+    line."""
+    verdicts = _verdicts(fail_on)
+    if isinstance(source, os.PathLike):
+        path = os.fsdecode(os.fspath(source))
+        shown = name or shown_name(path)
+        handle = open_lines(path)
+        if handle is None:
+            checked = check_file(path, max_size_mb)  # says why, as for any file
+            checked.name, checked.fail_on = shown, verdicts
+            yield Report._made(report_json(checked), checked.warning)
+            return
+        with handle:
+            limit = max_size_mb * 1_000_000
+            for number, line, size in read_lines(handle, limit):
+                if line is None:
+                    checked = too_large(f"{shown}:{number}", size, max_size_mb)
+                else:
+                    session = session_of(line)
+                    if session is None:
+                        continue
+                    checked = check_bytes(f"{shown}:{number}", session)
+                checked.fail_on = verdicts
+                yield Report._made(report_json(checked, number), checked.warning)
+        return
+    shown = name or "<stdin>"
+    for number, raw in enumerate(source, 1):
+        held = session_of(raw)
+        if held is None:
+            continue
+        where = f"{shown}:{number}"
+        checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
+        checked.fail_on = verdicts
+        yield Report._made(report_json(checked, number), checked.warning)
+
+
+def too_large(name: str, size: int, max_size_mb: int) -> Checked:
+    """An input (a line of JSON Lines) not read for its size."""
+    return Checked(
+        name,
+        unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with "
+        "--max-size-mb to read it",
+    )
+
+
+__all__ = [
+    "FAIL_ON",
+    "Applicability",
+    "Coverage",
+    "Edit",
+    "Finding",
+    "Fix",
+    "Point",
+    "Position",
+    "Range",
+    "Ref",
+    "Report",
+    "Run",
+    "Severity",
+    "Verdict",
+    "VerdictName",
+    "check",
+    "check_lines",
+    "report_json",
+    "report_payload",
+    "text_of",
+]

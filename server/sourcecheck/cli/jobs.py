@@ -1,0 +1,98 @@
+"""Checking many inputs at once: batches of inputs sent to worker processes started once.
+
+The inputs (files, lines of JSON Lines) come in batches of up to ``BATCH_BYTES`` (or
+``BATCH_ITEMS`` inputs); each batch is checked and rendered in a worker, forked from this
+process on Linux (nothing to import again), and what it rendered comes back in one message.
+At most ``IN_FLIGHT`` batches per worker are sent ahead, so memory is bounded by a few
+batches, whatever the number of inputs; results are given in input order.
+
+A pool costs its start (forking, the first messages) and every batch a round trip, so it
+pays only when there is enough work. By default (``parallel=None``) the first batches are
+checked here; once ``DECIDE_AFTER`` seconds have gone by, the work left is estimated from
+the rate so far (``remaining``: bytes left, or None when unknown, as on a stream) and the
+pool is started if that is at least ``PAYS_FROM`` seconds: less work is finished here, in
+the time the pool would take to start.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+BATCH_BYTES = 256_000
+BATCH_ITEMS = 100
+IN_FLIGHT = 2
+DECIDE_AFTER = 0.05
+PAYS_FROM = 0.25
+
+
+def batched(items: Iterable[tuple[Item, int]]) -> Iterator[tuple[list[Item], int]]:
+    """``(item, bytes)`` pairs in batches of about ``BATCH_BYTES`` (at most ``BATCH_ITEMS``
+    items, one item however large): ``(items, bytes)``."""
+    batch: list[Item] = []
+    size = 0
+    for item, weight in items:
+        batch.append(item)
+        size += weight
+        if size >= BATCH_BYTES or len(batch) >= BATCH_ITEMS:
+            yield batch, size
+            batch, size = [], 0
+    if batch:
+        yield batch, size
+
+
+def pool(jobs: int) -> ProcessPoolExecutor:
+    """``jobs`` worker processes: forked where the platform can and this process has no
+    other thread (forking a process with threads may deadlock), else started afresh."""
+    fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"))
+
+
+def in_order(
+    batches: Iterable[tuple[list[Item], int]],
+    work: Callable[[list[Item]], list[Result]],
+    jobs: int,
+    parallel: bool | None,
+    remaining: Callable[[], int | None],
+) -> Iterator[Result]:
+    """``work`` of each batch, in order: here, or in ``jobs`` worker processes (``work``
+    must then be picklable): always (``parallel``), never (False, or one job), or when it
+    pays (None, see the module's docstring)."""
+    executor: ProcessPoolExecutor | None = None
+    decided = parallel is not None or jobs < 2
+    began = time.perf_counter()
+    done = 0
+    pending: deque[Future[list[Result]]] = deque()
+    try:
+        for batch, size in batches:
+            if executor is None and not decided and time.perf_counter() - began >= DECIDE_AFTER:
+                decided = True
+                left = remaining()
+                rate = (time.perf_counter() - began) / max(done, 1)
+                if left is None or (left + size) * rate >= PAYS_FROM:
+                    executor = pool(jobs)
+            elif executor is None and parallel and jobs > 1:
+                executor = pool(jobs)
+            if executor is None:
+                yield from work(batch)
+                done += size
+                continue
+            pending.append(executor.submit(work, batch))
+            if len(pending) >= jobs * IN_FLIGHT:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+
+
+__all__ = ["BATCH_BYTES", "batched", "in_order", "pool"]
