@@ -36,7 +36,7 @@ from typing import Any, Literal, cast
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
 from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
 from .core.analysis import Analysis
-from .core.jsontext import dumps, plain_float
+from .core.jsontext import copied, dumps, finite_floats, plain_float
 from .core.positions import Encoding
 from .core.session import Finding as _Finding
 from .core.session import Ref as _Ref
@@ -346,9 +346,10 @@ class Report:
     (its parts are frozen, :meth:`to_json` gives a new object each time), so it may be
     shared between threads."""
 
-    __slots__ = ("_json", "_warning", "_findings", "_refs", "_annotations", "_uncited")
+    __slots__ = ("_json", "_warning", "_finite", "_findings", "_refs", "_annotations", "_uncited")
     _json: dict[str, Any]
     _warning: str | None
+    _finite: bool  # no float in it is NaN or infinite (see jsontext.copied)
     _findings: tuple[Finding, ...]
     _refs: tuple[Ref, ...]
     _annotations: tuple[Verdict, ...]
@@ -357,19 +358,22 @@ class Report:
     def __init__(self, value: Mapping[str, Any], warning: str | None = None) -> None:
         """The report whose ``to_json()`` is ``value`` (an object ``--json`` printed, say;
         it is copied). ``warning``: see :attr:`warning`."""
-        self._set(_copied(dict(value)), warning)
+        copy = copied(dict(value))
+        self._set(copy, warning, finite_floats(copy))
 
-    def _set(self, value: dict[str, Any], warning: str | None) -> None:
+    def _set(self, value: dict[str, Any], warning: str | None, finite: bool) -> None:
         for slot in ("_findings", "_refs", "_annotations", "_uncited"):
             object.__setattr__(self, slot, _UNSET)
         object.__setattr__(self, "_json", value)
         object.__setattr__(self, "_warning", warning)
+        object.__setattr__(self, "_finite", finite)
 
     @classmethod
-    def _made(cls, value: dict[str, Any], warning: str | None) -> Report:
-        """A report of a value the builder made (and no one else holds: not copied)."""
+    def _made(cls, value: dict[str, Any], warning: str | None, finite: bool = True) -> Report:
+        """A report of a value the builder made (and no one else holds: not copied; its
+        only floats, the strengths, are confidences, which are finite)."""
         report = cls.__new__(cls)
-        report._set(value, warning)
+        report._set(value, warning, finite)
         return report
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -379,7 +383,7 @@ class Report:
         raise AttributeError(f"a Report cannot be changed (tried to delete {name!r})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Report._made, (self._json, self._warning))
+        return (Report._made, (self._json, self._warning, self._finite))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Report):
@@ -457,23 +461,13 @@ class Report:
         """The object ``sourcecheck --json`` prints for the same input (with ``"line"`` for
         a session of JSON Lines, as ``--json`` prints it for such a line): a new one at
         each call, the caller's to change."""
-        copy: dict[str, Any] = _copied(self._json)
+        copy: dict[str, Any] = copied(self._json, self._finite)
         return copy
 
     def to_json_text(self, indent: bool = True) -> str:
         """:meth:`to_json` as JSON text: as ``--json`` prints it (``indent``), or on one
         line as a line of its JSON Lines output."""
         return dumps(self._json, indent).decode("utf-8")
-
-
-def _copied(value: Any) -> Any:
-    """A copy of a JSON value's containers (its strings and numbers are immutable)."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
-        return [_copied(item) for item in value]
-    return value
 
 
 # --- the builder ----------------------------------------------------------------------

@@ -152,6 +152,17 @@ def test_every_part_reads_back_as_written(seed, indent):
     assert json.loads(report.to_json_text()) == value == json.loads(report.to_json_text(indent=False))
 
 
+def test_a_report_made_from_json_keeps_what_orjson_cannot_copy():
+    value = check(FIXTURES / "orbit-article.sourcecheck.json").to_json()
+    value["annotations"][0]["support_strength"] = float("nan")  # orjson would write null
+    value["refs"][0]["text"] = "\ud800"  # orjson refuses a lone surrogate
+    report = Report(value)
+    copy = report.to_json()
+    assert copy["annotations"][0]["support_strength"] != copy["annotations"][0]["support_strength"]  # NaN
+    assert copy["refs"][0]["text"] == "\ud800" and report.refs[0].text == "\ud800"
+    assert pickle.loads(pickle.dumps(report)).to_json()["refs"] == copy["refs"]
+
+
 def test_a_fix_is_written_only_when_a_finding_has_one():
     edit = Edit(Range(Position(3, 10), Position(3, 19)), '"supports"')
     fix = Fix("safe", "write the polarity as `supports`", (edit,))

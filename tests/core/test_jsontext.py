@@ -81,3 +81,11 @@ def test_a_value_nested_in_another_is_its_text_indented(value):
     assert expected([value]) == b"[\n  " + jsontext.nested(expected(value), 1) + b"\n]"
     each = b",\n    ".join(jsontext.nested(expected(v), 2) for v in (value, value))
     assert expected({"files": [value, value]}) == b'{\n  "files": [\n    ' + each + b"\n  ]\n}"
+
+
+@given(VALUES)
+def test_copied_is_an_equal_value_of_new_containers(value):
+    copy = jsontext.copied(value, jsontext.finite_floats(value))
+    assert jsontext.python_dumps(copy) == jsontext.python_dumps(value)  # equal, NaN included
+    if isinstance(value, (dict, list)):
+        assert copy is not value

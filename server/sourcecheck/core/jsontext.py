@@ -26,11 +26,13 @@ from typing import Any
 from .syntax import escape_lone_surrogates
 
 _orjson_dumps: Callable[..., bytes] | None
+_orjson_loads: Callable[[bytes], Any] | None
 try:
     from orjson import OPT_INDENT_2, JSONEncodeError
     from orjson import dumps as _orjson_dumps
+    from orjson import loads as _orjson_loads
 except ImportError:  # pragma: no cover - an install without the optional speed-up
-    _orjson_dumps = None
+    _orjson_dumps = _orjson_loads = None
     OPT_INDENT_2 = 0
 
     class JSONEncodeError(TypeError):  # type: ignore[no-redef]
@@ -87,6 +89,43 @@ def python_dumps(value: Any, indent: bool = True) -> str:
     return escape_lone_surrogates(text)
 
 
+def copied(value: Any, finite: bool = False) -> Any:
+    """A copy of a JSON value (its containers copied; dicts and lists come back as dicts
+    and lists, tuples as lists). ``finite``: the caller knows it holds no NaN or infinity;
+    then orjson makes the copy, through its text (a small report's in a quarter of the
+    time), where it can (an integer past 64 bits, a lone surrogate: it cannot)."""
+    if finite and _orjson_dumps is not None and _orjson_loads is not None:
+        try:
+            return _orjson_loads(_orjson_dumps(value))
+        except JSONEncodeError:
+            pass
+    return _copied(value)
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_copied(item) for item in value]
+    return value
+
+
+def finite_floats(value: Any) -> bool:
+    """Whether no float in ``value`` is NaN or infinite (orjson writes them as null)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif kind is float and not math.isfinite(item):
+            return False
+    return True
+
+
 def nested(text: bytes, depth: int) -> bytes:
     """Indented JSON text of a value, as it is written ``depth`` levels inside another
     indented value (its first line where that value puts it): the only line breaks in such
@@ -94,4 +133,4 @@ def nested(text: bytes, depth: int) -> bytes:
     return text.replace(b"\n", b"\n" + b"  " * depth)
 
 
-__all__ = ["dumps", "nested", "plain_float", "plain_floats", "python_dumps"]
+__all__ = ["copied", "dumps", "finite_floats", "nested", "plain_float", "plain_floats", "python_dumps"]

@@ -20,6 +20,11 @@ Path = tuple[str | int, ...]
 
 def pointer(path: Path) -> str:
     """The RFC 6901 JSON pointer of a path (``/annotations/0/claim/start/str``)."""
+    if not path:
+        return ""
+    joined = "/".join(map(str, path))
+    if "~" not in joined and joined.count("/") == len(path) - 1:  # no part holds a ~ or a /
+        return "/" + joined
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 

@@ -78,14 +78,19 @@ class Verdict:
 def verdict_of(annotation: Annotation | None, path: Path) -> Verdict:
     """The verdict of an annotation (None: an item of ``annotations`` that is no object)."""
     claim = annotation.claim if annotation is not None else None
-    sides: dict[str, list[int | float]] = {"supports": [], "refutes": []}
-    for source in annotation.sources if annotation is not None else []:
-        if counts(source):
+    supports: list[int | float] = []
+    refutes: list[int | float] = []
+    for source in annotation.sources if annotation is not None else ():
+        # counts(source), written out: every annotation of a large session goes through here
+        if not source.valid:
+            continue
+        polarity = source.polarity
+        if polarity == "supports" or polarity == "refutes":
+            if not isinstance(polarity, str):
+                continue
             confidence = valid_confidence(source.confidence)
-            polarity = valid_polarity(source.polarity)
-            assert confidence is not None and polarity is not None
-            sides[polarity].append(confidence)
-    supports, refutes = sides["supports"], sides["refutes"]
+            if confidence is not None:
+                (supports if polarity == "supports" else refutes).append(confidence)
     if claim is None or not claim.valid:
         verdict = "unresolved"
     elif supports and refutes:
