@@ -131,7 +131,7 @@ def test_wheel_holds_the_whole_package_and_nothing_else(dists: dict[str, Path], 
     ]:
         assert line in metadata.splitlines()
     assert any(line.startswith("Requires-Dist: pygls") for line in metadata.splitlines())
-    assert "sourcecheck = sourcecheck.cli.main:main" in entry_points
+    assert "sourcecheck = sourcecheck.cli.main:console" in entry_points
     assert "sourcecheck-ls = sourcecheck.lsp.main:main" in entry_points
 
 

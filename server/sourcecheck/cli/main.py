@@ -183,6 +183,8 @@ def render_line(file: str, line: int, data: bytes | None, size: int, options: Op
 def rendered(checked: Checked, options: Options, file: str, line: int | None = None) -> Rendered:
     """A checked input in the chosen format; ``file`` names it (the file a session of JSON
     Lines is on, at ``line``)."""
+    if _keeping == os.getpid():
+        _kept[:] = [checked]  # see console()
     checked.fail_on = options.fail_on
     fmt, colour = options.fmt, options.colour
     note = (
@@ -379,6 +381,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_keeping: int | None = None  # the process that keeps its last analysis to the end (console)
+_kept: list[Checked] = []
+
+
+def console() -> None:
+    """The ``sourcecheck`` program (the console script, ``python -m sourcecheck``):
+    :func:`run`, with its policy kept to the end (turning the collector on again would
+    have it look at everything the run built), after which a check ends the process at
+    once, its output flushed, without freeing what it built object by object (the analysis
+    of a 12 MB session took 0.15 s of a 1 s run to free; the last input's is kept to the
+    end, the others are freed as the run goes). The writing commands end as any program does."""
+    global _keeping
+    _keeping = os.getpid()
+    code = run()
+    if not _kept:
+        raise SystemExit(code)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a pipe closed by its reader
+            pass
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command: check the files ``argv`` names (``sys.argv[1:]`` by default), report
     on stdout, and return the exit code. In a process of its own (the console script) or
@@ -509,4 +535,4 @@ def sessions_line(file: str, sessions: list[int], style: Style) -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console()
