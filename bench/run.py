@@ -45,7 +45,9 @@ didChange, then a pulled textDocument/diagnostic), the file restored after each:
   ``typing`` too, the new annotation typed there as well.
 
 ``--only`` runs some groups of rows: open, edits, requests, long, typing, structure,
-ratio, memory, cli, drift (all by default; drift: see bench/drift.py).
+ratio, memory, cli, drift, pipelines (all by default; drift: see bench/drift.py).
+``pipelines`` is bench/pipelines.py: the Python API in process, many files with ``--jobs``,
+a 1 GB JSON Lines file, ``--json`` on 12 MB (``--jsonl-size`` makes that file smaller).
 """
 
 from __future__ import annotations
@@ -796,7 +798,7 @@ def bench_peer(path: Path) -> float | None:
         server.close()
 
 
-GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli", "drift")
+GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli", "drift", "pipelines")
 
 
 def few_findings(size: str) -> Path:
@@ -825,6 +827,7 @@ def main(argv: list[str] | None = None) -> int:
         help="type the first N keystrokes of each new annotation one by one, the rest in one edit (default: all)",
     )
     parser.add_argument("--repeats", type=int, default=5, help="times each structural change is made (and undone)")
+    parser.add_argument("--jsonl-size", default="1G", help="the JSON Lines file of the pipelines rows (default 1G)")
     parser.add_argument("--opens", type=int, default=3, help="fresh servers (and peers) opening each file")
     parser.add_argument(
         "--no-verify",
@@ -845,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
     report_floors: dict[str, float] = {}
     typing_medians: dict[str, dict[str, float]] = {}
     findings: dict[str, int] = {}
-    sizes = args.sizes.split(",")
+    sizes = args.sizes.split(",") if groups - {"pipelines"} else []  # no server needed for those rows alone
     for size in sizes:
         path = OUT / f"session-{size}.sourcecheck.json"
         if not path.exists():
@@ -1035,6 +1038,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench import drift  # (it reads this module's Server)
 
         rows += drift.rows(sizes, OUT)
+    if "pipelines" in groups:
+        from bench import pipelines
+
+        rows.append(("pipelines (bench/pipelines.py)", "", ""))
+        rows += [("  " + name, a, b) for name, a, b in pipelines.rows(parse_size(args.jsonl_size))]
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:

@@ -1,0 +1,306 @@
+"""The benchmark of sourcecheck in pipelines: the Python API, many files, JSON Lines, --json.
+
+    python -m bench.run --only pipelines          these rows (a few minutes: the 1 GB file)
+    python -m bench.pipelines --jsonl-size 200M   the same, with a smaller JSON Lines file
+
+Each row beside a baseline measured in the same run:
+
+- in process, sessions of 2 KB per second: ``sourcecheck.check(text).to_json()`` beside
+  ``json.loads`` plus ``json.dumps`` of the same texts (what a pipeline does at least with
+  each: read it, write something of it; target: 6x at most);
+- one call of the command over 3,000 files of 2 KB, files per second, with ``--jobs 1``
+  and with the default (target: the default at least 1.3x ``--jobs 1`` on 2 cores), for the
+  human output and for ``--json``; wall time and CPU time (of every process) of each;
+- a 1 GB JSON Lines file (sessions of about 100 KB and one of 12 MB, made in a temporary
+  folder and removed after) checked with ``--json``: the peak memory of the largest
+  process and of all of them at once, beside checking its largest line alone;
+- ``sourcecheck --json`` on the 12 MB session (target: under 1 s), and its parts in this
+  process: reading, parsing and checking, the verdicts, building the object, encoding it
+  (beside ``json.dumps`` with an indent, the encoder it had before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.sessiongen import generate, generate_sized, parse_size
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+FILES = 3000
+IN_PROCESS = 2000
+Row = tuple[str, str, str]
+
+
+def small_session(seed: int) -> str:
+    """A session of about 2 KB, on one line (one annotation in thirty has a broken ref)."""
+    return generate(seed, documents=1, lines=4, annotations=3, broken=0.03).text(None)
+
+
+def best_of(runs: int, work: Any) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def in_process_rows(texts: list[str]) -> list[Row]:
+    import sourcecheck
+
+    def plain() -> None:
+        for text in texts:
+            json.dumps(json.loads(text))
+
+    def checked() -> None:
+        for text in texts:
+            sourcecheck.check(text).to_json()
+
+    def checked_only() -> None:
+        for text in texts:
+            sourcecheck.check(text)
+
+    base = best_of(3, plain)
+    full = best_of(3, checked)
+    only = best_of(3, checked_only)
+    rate = len(texts) / full
+    return [
+        (f"in process, {len(texts)} sessions of 2 KB", "", ""),
+        ("  baseline: json.loads + json.dumps", f"{len(texts) / base:,.0f} sessions/s", ""),
+        (
+            "  sourcecheck.check(text).to_json()",
+            f"{rate:,.0f} sessions/s",
+            f"{full / base:.1f}x baseline (target: 6x at most); check() alone {len(texts) / only:,.0f}/s",
+        ),
+    ]
+
+
+def times_of(command: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall time and CPU time (user and system, the command's and its children's) of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, stdout=stdout, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def files_rows(folder: Path, runs: int) -> list[Row]:
+    names = sorted(str(p) for p in folder.glob("*.json"))
+    rows: list[Row] = [(f"one call over {len(names)} files of 2 KB ({os.cpu_count()} cores)", "", "")]
+    for shown, fmt in (("human", []), ("--json", ["--json"])):
+        timed: dict[str, list[tuple[float, float]]] = {"--jobs 1": [], "default": []}
+        for _ in range(runs):  # interleaved: the machine's speed varies
+            for label, jobs in (("--jobs 1", ["--jobs", "1"]), ("default", [])):
+                timed[label].append(times_of([sys.executable, "-m", "sourcecheck", *fmt, *jobs, *names]))
+        one = statistics.median(w for w, _ in timed["--jobs 1"])
+        for label, values in timed.items():
+            wall = statistics.median(w for w, _ in values)
+            cpu = statistics.median(c for _, c in values)
+            beside = f"{one / wall:.2f}x --jobs 1 (target: 1.3x at least)" if label == "default" else ""
+            each = ", ".join(f"{len(names) / w:,.0f}" for w, _ in values)
+            rows.append(
+                (
+                    f"  {shown}, {label}",
+                    f"{len(names) / wall:,.0f} files/s",
+                    f"{wall:.2f} s wall, {cpu:.2f} s CPU; runs {each} files/s" + (f"; {beside}" if beside else ""),
+                )
+            )
+    return rows
+
+
+def tree_memory(pid: int) -> tuple[int, int]:
+    """The resident memory of a process and its children together, and the peak of the
+    largest of them so far (``VmHWM``), in bytes."""
+    total = largest = 0
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+                elif line.startswith("VmHWM:"):
+                    largest = max(largest, int(line.split()[1]) * 1024)
+            for task in Path(f"/proc/{current}/task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return total, largest
+
+
+def peak_memory(command: list[str]) -> tuple[float, int, int]:
+    """Wall time, and the peak memory of all its processes at once and of the largest one
+    (sampled every 20 ms), of a command, its output thrown away."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = largest = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak, largest
+        while not done.is_set():
+            total, high = tree_memory(process.pid)
+            peak, largest = max(peak, total), max(largest, high)
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    process.wait()
+    done.set()
+    sampler.join()
+    return time.perf_counter() - start, peak, largest
+
+
+def jsonl_rows(size: int, big: Path) -> list[Row]:
+    folder = Path(tempfile.mkdtemp(prefix="sourcecheck-bench-"))
+    try:
+        lines = [
+            json.dumps(generate_sized(100_000, 300, seed=seed).session, ensure_ascii=False).encode() + b"\n"
+            for seed in range(20)
+        ]
+        largest = json.dumps(json.loads(big.read_text(encoding="utf-8")), ensure_ascii=False).encode() + b"\n"
+        path = folder / "sessions.jsonl"
+        count = 0
+        with path.open("wb") as out:
+            written = 0
+            while written < size:
+                line = largest if count == 500 else lines[count % len(lines)]
+                out.write(line)
+                written += len(line)
+                count += 1
+        alone = folder / "largest.json"
+        alone.write_bytes(largest)
+        command = [sys.executable, "-m", "sourcecheck", "--json"]
+        _, alone_peak, alone_largest = peak_memory([*command, str(alone)])
+        wall, peak, largest_process = peak_memory([*command, str(path)])
+        mb = 1024 * 1024
+        return [
+            (f"JSON Lines: {written / 1e9:.2f} GB, {count:,} sessions, largest {len(largest) / 1e6:.0f} MB", "", ""),
+            ("  baseline: its largest line alone (--json)", f"{alone_peak / mb:.0f} MB peak", ""),
+            (
+                "  the whole file (--json)",
+                f"{peak / mb:.0f} MB peak",
+                f"{peak / alone_peak:.1f}x its largest line, all processes at once; the largest process "
+                f"{largest_process / mb:.0f} MB ({largest_process / max(alone_largest, 1):.1f}x); "
+                f"{wall:.0f} s, {written / wall / 1e6:.0f} MB/s",
+            ),
+        ]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def big_json_rows(big: Path, runs: int) -> list[Row]:
+    from sourcecheck.api import report_payload
+    from sourcecheck.cli.files import check_bytes
+    from sourcecheck.core import jsontext
+
+    command = [sys.executable, "-m", "sourcecheck", "--json", str(big)]
+    walls = [times_of(command)[0] for _ in range(runs)]
+    start_only = min(times_of([sys.executable, "-c", "import sourcecheck.cli.main"])[0] for _ in range(3))
+    gc.disable()  # as the command runs
+    try:
+        data = big.read_bytes()
+        parts: dict[str, list[float]] = {}
+        for _ in range(3):
+            at = time.perf_counter()
+            checked = check_bytes(str(big), data)
+            after_check = time.perf_counter()
+            assert checked.analysis is not None
+            checked.analysis.summary  # noqa: B018 - computed here, to be timed alone
+            after_summary = time.perf_counter()
+            payload, plain = report_payload(checked)
+            after_payload = time.perf_counter()
+            jsontext.dumps(payload, floats_plain=plain)
+            after_encode = time.perf_counter()
+            jsontext.python_dumps(payload)
+            after_python = time.perf_counter()
+            for name, seconds in (
+                ("check", after_check - at),
+                ("summary", after_summary - after_check),
+                ("payload", after_payload - after_summary),
+                ("encode", after_encode - after_payload),
+                ("json.dumps", after_python - after_encode),
+            ):
+                parts.setdefault(name, []).append(seconds)
+            del checked, payload
+    finally:
+        gc.enable()
+    best = {name: min(values) * 1000 for name, values in parts.items()}
+    wall = statistics.median(walls)
+    return [
+        (f"sourcecheck --json, {big.name} ({big.stat().st_size / 1e6:.1f} MB)", f"{wall * 1000:.0f} ms", ""),
+        (
+            f"  {runs} runs: median, min",
+            f"{wall * 1000:.0f}, {min(walls) * 1000:.0f} ms",
+            f"target: under 1 s; runs {', '.join(f'{w * 1000:.0f}' for w in walls)} ms",
+        ),
+        ("  baseline: starting Python and importing the command", f"{start_only * 1000:.0f} ms", ""),
+        ("  part by part (in this process): reading, parsing, checking", f"{best['check']:.0f} ms", ""),
+        ("    verdicts and coverage", f"{best['summary']:.0f} ms", ""),
+        ("    building the --json object", f"{best['payload']:.0f} ms", ""),
+        (
+            "    encoding it (orjson, else json)",
+            f"{best['encode']:.0f} ms",
+            f"beside json.dumps with an indent {best['json.dumps']:.0f} ms "
+            f"({best['json.dumps'] / best['encode']:.0f}x)",
+        ),
+    ]
+
+
+def rows(jsonl_size: int = 1_000_000_000, runs: int = 3) -> list[Row]:
+    """Every row of this benchmark."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    big = OUT / "session-12M.sourcecheck.json"
+    if not big.exists():
+        big.write_text(generate_sized(parse_size("12M"), 30000, seed=1).text(), encoding="utf-8")
+    found: list[Row] = in_process_rows([small_session(seed) for seed in range(IN_PROCESS)])
+    folder = Path(tempfile.mkdtemp(prefix="sourcecheck-bench-files-"))
+    try:
+        for seed in range(FILES):
+            (folder / f"s{seed:04d}.json").write_text(small_session(seed), encoding="utf-8")
+        found += files_rows(folder, runs)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    found += big_json_rows(big, runs)
+    if jsonl_size:
+        found += jsonl_rows(jsonl_size, big)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jsonl-size", default="1G", help="the JSON Lines file's size (default 1G; 0: no such row)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each command timed (default 3)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    found = rows(parse_size(args.jsonl_size), args.runs)
+    print_rows(found)
+    print(f"(run in {time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+def print_rows(found: list[Row]) -> None:
+    width = max(len(r[0]) for r in found) + 2
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    for name, a, b in found:
+        print(f"{name:<{width}}{a:<20}{b}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
