@@ -28,6 +28,7 @@ analysis, and a report is never changed once made.
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -334,6 +335,7 @@ class Coverage:
 # --- the report ---------------------------------------------------------------------
 
 _UNSET: Any = object()
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 class Report:
@@ -626,7 +628,9 @@ def check_lines(
     from 1; a blank line gives no report (its number is skipped). ``name``: what the
     reports' messages call the input (by default the path, else ``<stdin>``), each line as
     ``NAME:LINE``. A path that cannot be read gives one report, with its reason and no
-    line."""
+    line. A line of text read with ``errors="surrogateescape"`` (what is not UTF-8 kept as
+    lone surrogates U+DC80 to U+DCFF, as a Dask bag of ``read_text`` can) is checked as the
+    bytes it was read from: a line that is not UTF-8 is reported as the command reports it."""
     verdicts = _verdicts(fail_on)
     if isinstance(source, os.PathLike):
         path = os.fsdecode(os.fspath(source))
@@ -656,6 +660,8 @@ def check_lines(
         if held is None:
             continue
         where = f"{shown}:{number}"
+        if isinstance(held, str) and _ESCAPED_BYTE.search(held):  # read with errors="surrogateescape"
+            held = held.encode("utf-8", "surrogateescape")
         checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
         checked.fail_on = verdicts
         yield Report._made(report_json(checked, number), checked.warning)
