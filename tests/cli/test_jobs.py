@@ -1,0 +1,108 @@
+"""--jobs: batches checked in worker processes, results in input order, the pool only when it pays."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from bench.sessiongen import generate
+from sourcecheck.cli import jobs
+from sourcecheck.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def doubled(batch):
+    return [item * 2 for item in batch]
+
+
+def run_main(*args):
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", io.StringIO()):
+        code = main([str(a) for a in args])
+    out.flush()
+    return code, out.buffer.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory):
+    """120 small sessions, some broken, and a JSON Lines file of them (and of a bad line)."""
+    folder = tmp_path_factory.mktemp("many")
+    texts = [generate(seed, documents=1, lines=4, annotations=3, broken=0.1).text(None) for seed in range(120)]
+    paths = []
+    for index, text in enumerate(texts):
+        path = folder / f"s{index:03d}.json"
+        path.write_text(text if index != 7 else text[:50], encoding="utf-8")
+        paths.append(path)
+    lines = folder / "all.jsonl"
+    lines.write_text("".join(texts[:60]) + "nonsense\n" + "".join(texts[60:]), encoding="utf-8")
+    return paths, lines
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"], ["--format", "github"], ["--format", "sarif"]])
+def test_the_default_and_jobs_give_what_one_job_gives(sessions, fmt, monkeypatch):
+    paths, lines = sessions
+    one = run_main(*fmt, "--jobs", "1", *paths, lines)
+    assert one[0] == 2
+    assert run_main(*fmt, "--jobs", "2", *paths, lines) == one
+    started = []
+    monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.0)
+    monkeypatch.setattr(jobs, "PAYS_FROM", 0.0)  # as if it always paid: the pool is started
+    monkeypatch.setattr(jobs, "BATCH_ITEMS", 7)
+    real = jobs.pool
+    monkeypatch.setattr(jobs, "pool", lambda n: started.append(n) or real(n))
+    assert run_main(*fmt, *paths, lines) == one
+    assert started, "the default did not start the pool"
+
+
+def test_json_of_many_files_is_what_json_dumps_writes(sessions):
+    from sourcecheck.api import report_json
+    from sourcecheck.cli.files import read_input
+    from sourcecheck.core.syntax import escape_lone_surrogates
+
+    paths, _ = sessions
+    code, out = run_main("--json", "--jobs", "2", *paths)
+    each = [{"file": str(p), **report_json(read_input(str(p)))} for p in paths]
+    payload = {"exit_code": code, "files": each}
+    assert out.decode() == escape_lone_surrogates(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
+
+
+def test_little_work_is_done_here_without_a_pool(monkeypatch):
+    monkeypatch.setattr(jobs, "pool", mock.Mock(side_effect=AssertionError("a pool for little work")))
+    batches = [([i], 1000) for i in range(50)]
+    assert list(jobs.in_order(batches, doubled, 2, None, lambda: 1000)) == [i * 2 for i in range(50)]
+
+
+def test_much_work_left_starts_the_pool_and_keeps_the_order(monkeypatch):
+    monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.0)
+    started = []
+    real = jobs.pool
+    monkeypatch.setattr(jobs, "pool", lambda n: started.append(n) or real(n))
+    batches = [(list(range(i * 10, i * 10 + 10)), 1000) for i in range(40)]
+    found = list(jobs.in_order(batches, doubled, 2, None, lambda: 10**12))
+    assert found == [i * 2 for i in range(400)] and started == [2]
+
+
+def test_batches_in_flight_are_bounded():
+    pulled = []
+
+    def batches():
+        for i in range(100):
+            pulled.append(i)
+            yield [i], 1
+
+    results = jobs.in_order(batches(), doubled, 2, True, lambda: None)
+    assert next(results) == 0
+    assert len(pulled) <= 2 * jobs.IN_FLIGHT + 1  # not all 100 read ahead
+    assert list(results) == [i * 2 for i in range(1, 100)]
+
+
+def test_many_files_through_the_program_keep_their_order(sessions):
+    paths, _ = sessions
+    done = subprocess.run([sys.executable, "-m", "sourcecheck", "--json", *map(str, paths)], capture_output=True)
+    names = [f["file"] for f in json.loads(done.stdout)["files"]]
+    assert names == [str(p) for p in paths] and done.returncode == 2
