@@ -64,23 +64,28 @@ def in_order(
     remaining: Callable[[], int | None],
 ) -> Iterator[Result]:
     """``work`` of each batch, in order: here, or in ``jobs`` worker processes (``work``
-    must then be picklable): always (``parallel``), never (False, or one job), or when it
-    pays (None, see the module's docstring)."""
+    must then be picklable): when there is more than one batch (``parallel``), never (False,
+    or one job), or when it pays (None, see the module's docstring). One batch is read ahead:
+    a last batch is never what starts the pool."""
     executor: ProcessPoolExecutor | None = None
     decided = parallel is not None or jobs < 2
     began = time.perf_counter()
     done = 0
     pending: deque[Future[list[Result]]] = deque()
+    ahead = iter(batches)
+    following = next(ahead, None)
     try:
-        for batch, size in batches:
-            if executor is None and not decided and time.perf_counter() - began >= DECIDE_AFTER:
-                decided = True
-                left = remaining()
-                rate = (time.perf_counter() - began) / max(done, 1)
-                if left is None or (left + size) * rate >= PAYS_FROM:
+        while following is not None:
+            (batch, size), following = following, next(ahead, None)
+            if executor is None and following is not None and jobs > 1:
+                if parallel:
                     executor = pool(jobs)
-            elif executor is None and parallel and jobs > 1:
-                executor = pool(jobs)
+                elif not decided and time.perf_counter() - began >= DECIDE_AFTER:
+                    decided = True
+                    left = remaining()
+                    rate = (time.perf_counter() - began) / max(done, 1)
+                    if left is None or (left + size + following[1]) * rate >= PAYS_FROM:
+                        executor = pool(jobs)
             if executor is None:
                 yield from work(batch)
                 done += size
