@@ -61,12 +61,12 @@ def test_the_default_and_jobs_give_what_one_job_gives(sessions, fmt, monkeypatch
 
 def test_json_of_many_files_is_what_json_dumps_writes(sessions):
     from sourcecheck.api import report_json
-    from sourcecheck.cli.files import read_input
+    from sourcecheck.cli.files import check_file
     from sourcecheck.core.syntax import escape_lone_surrogates
 
     paths, _ = sessions
     code, out = run_main("--json", "--jobs", "2", *paths)
-    each = [{"file": str(p), **report_json(read_input(str(p)))} for p in paths]
+    each = [{"file": str(p), **report_json(check_file(str(p)))} for p in paths]
     payload = {"exit_code": code, "files": each}
     assert out.decode() == escape_lone_surrogates(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
 

@@ -79,11 +79,11 @@ def test_a_broken_line_is_reported_with_its_number_and_the_rest_checked(tmp_path
     assert found[2] == {
         "line": 4,
         "exit_code": 2,
-        "error": f"{path}:4: is not UTF-8 text (byte 0xff at offset 0); save it as UTF-8",
+        "error": f"{path}:4: is not UTF-8 text (byte 0xff at offset 0, line 1); save it as UTF-8",
         "findings": [],
         "refs": [],
     }
-    assert err == f"sourcecheck: {path}:4: is not UTF-8 text (byte 0xff at offset 0); save it as UTF-8\n"
+    assert err == f"sourcecheck: {path}:4: is not UTF-8 text (byte 0xff at offset 0, line 1); save it as UTF-8\n"
     assert found[3]["findings"][0]["code"] == "boundary-ambiguous"
 
 
@@ -98,7 +98,7 @@ def test_the_size_limit_is_for_a_line_not_the_file(tmp_path):
     assert len(found) == count + 2 and code == 2
     assert all(o["exit_code"] == 0 for o in found[:count]) and found[-1] == {"line": count + 2, **check(GOOD).to_json()}
     assert found[count]["error"] == f"{path}:{count + 1}: is 1 MB, more than the limit of 1 MB; raise it with " + (
-        "--max-size-mb to check it"
+        "--max-size-mb to read it"
     )
 
 

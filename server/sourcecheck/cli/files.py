@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any, BinaryIO
 
-from .. import disk
+import sourcecheck.disk as disk  # the module alone: the package imports this one (api.py)
+
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
