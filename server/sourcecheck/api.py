@@ -41,7 +41,7 @@ from .core.jsontext import copied, dumps, finite_floats, plain_float
 from .core.positions import Encoding
 from .core.session import Finding as _Finding
 from .core.session import Ref as _Ref
-from .core.session import pointer
+from .core.session import ResolvedRef, pointer
 from .core.verdicts import VERDICTS, WEAK
 from .disk import MAX_SIZE_MB
 
@@ -525,8 +525,10 @@ def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
 
 def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
     """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
-    and span in its document (RULES.md's additions; ``verdicts.span_json``, written out:
-    a large session has thirty thousand)."""
+    and span in its document (RULES.md's additions; ``verdicts.span_json``, written out: a
+    large session has thirty thousand). A ref the check resolved in one go knows its lines
+    and columns (``ResolvedRef.columns``: its lines as written, each boundary found on its
+    own); another's are found from its span."""
     found: list[dict[str, Any]] = []
     append = found.append
     for ref in refs:
@@ -537,12 +539,19 @@ def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
         start, end = span
         entry = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": document.content[start:end]}
         if ref.valid:
-            starts = document.lines.starts
-            first = bisect_right(starts, start)
-            last = bisect_right(starts, end)
+            columns = ref.columns if type(ref) is ResolvedRef else None
+            if columns is not None:
+                raw_start, raw_end = ref.raw["start"], ref.raw["end"]
+                first, last = raw_start["line"], raw_end["line"]
+                at, to = columns[0], columns[1] + len(raw_end["str"])
+            else:
+                starts = document.lines.starts
+                first = bisect_right(starts, start)
+                last = bisect_right(starts, end)
+                at, to = start - starts[first - 1], end - starts[last - 1]
             entry["path"] = document.path
-            entry["start"] = {"line": first, "column": start - starts[first - 1]}
-            entry["end"] = {"line": last, "column": end - starts[last - 1]}
+            entry["start"] = {"line": first, "column": at}
+            entry["end"] = {"line": last, "column": to}
         append(entry)
     return found
 
