@@ -16,13 +16,14 @@ the time the pool would take to start.
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -51,7 +52,11 @@ def batched(items: Iterable[tuple[Item, int]]) -> Iterator[tuple[list[Item], int
 
 def pool(jobs: int) -> ProcessPoolExecutor:
     """``jobs`` worker processes: forked where the platform can and this process has no
-    other thread (forking a process with threads may deadlock), else started afresh."""
+    other thread (forking a process with threads may deadlock), else started afresh.
+    (multiprocessing is imported here, when a run needs it: 10 ms of every start else.)"""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"))
 
