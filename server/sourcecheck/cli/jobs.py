@@ -7,15 +7,18 @@ At most ``IN_FLIGHT`` batches per worker are sent ahead, so memory is bounded by
 batches, whatever the number of inputs; results are given in input order.
 
 A pool costs its start (forking, the first messages) and every batch a round trip, so it
-pays only when there is enough work. By default (``parallel=None``) the first batches are
-checked here; once ``DECIDE_AFTER`` seconds have gone by, the work left is estimated from
-the rate so far (``remaining``: bytes left, or None when unknown, as on a stream) and the
-pool is started if that is at least ``PAYS_FROM`` seconds: less work is finished here, in
-the time the pool would take to start.
+pays only when there is enough work, and cores to do it on. By default (``parallel=None``)
+the first batches are checked here; once ``DECIDE_AFTER`` seconds have gone by, the work
+left is estimated from the rate so far (``remaining``: bytes left, or None when unknown, as
+on a stream), and the pool is started if that is at least ``PAYS_FROM`` seconds and at
+least two cores are free (:func:`free_cores`: on a machine other work keeps busy, more
+processes only share the same cores, and the pool's cost is all that changes). Less work
+is finished here, in the time the pool would take to start.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -48,6 +51,24 @@ def batched(items: Iterable[tuple[Item, int]]) -> Iterator[tuple[list[Item], int
             batch, size = [], 0
     if batch:
         yield batch, size
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def free_cores(jobs: int) -> int:
+    """How many of ``jobs`` processes would each find a core: the cores less the load of the
+    last minute (runnable processes), this process's own share of it left out."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return jobs
+    return max(1, min(jobs, round(cores() - max(0.0, load - 1))))
 
 
 def pool(jobs: int) -> ProcessPoolExecutor:
@@ -90,7 +111,10 @@ def in_order(
                     left = remaining()
                     rate = (time.perf_counter() - began) / max(done, 1)
                     if left is None or (left + size + following[1]) * rate >= PAYS_FROM:
-                        executor = pool(jobs)
+                        free = free_cores(jobs)
+                        if free > 1:
+                            jobs = free
+                            executor = pool(jobs)
             if executor is None:
                 yield from work(batch)
                 done += size

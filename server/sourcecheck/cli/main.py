@@ -47,7 +47,7 @@ from .ci_formats import (
     sarif_results,
 )
 from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, use_colour
-from .jobs import batched, in_order
+from .jobs import batched, cores, in_order
 from .jsonl import is_jsonl, open_lines, read_lines, session_of
 
 # --- human ------------------------------------------------------------------------
@@ -445,7 +445,7 @@ def run(argv: list[str] | None = None) -> int:
         )
         return 2
     explicit = args.jobs is not None and args.jobs > 0
-    jobs = args.jobs if explicit else (os.cpu_count() or 1)
+    jobs = args.jobs if explicit else cores()
     fail_on = (
         frozenset(part.strip() for part in args.fail_on.split(",") if part.strip()) if args.fail_on else frozenset()
     )
