@@ -43,6 +43,7 @@ from .core.session import Finding as _Finding
 from .core.session import Ref as _Ref
 from .core.session import ResolvedRef, pointer
 from .core.verdicts import VERDICTS, WEAK
+from .core.verdicts import Coverage as _Coverage
 from .disk import MAX_SIZE_MB
 
 Severity = Literal["error", "warning", "hint"]
@@ -503,7 +504,7 @@ def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str,
         "findings": [finding_json(analysis, f) for f in analysis.findings],
         "refs": _refs_json(analysis.session.refs),
         "annotations": annotations,
-        "uncited": [coverage.as_json() for coverage in summary.coverage],
+        "uncited": [_coverage_json(coverage) for coverage in summary.coverage],
     }
     return payload, plain
 
@@ -520,6 +521,28 @@ def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
             "start": {"line": span.start.line, "character": span.start.character},
             "end": {"line": span.end.line, "character": span.end.character},
         },
+    }
+
+
+def _coverage_json(coverage: _Coverage) -> dict[str, Any]:
+    """``Coverage.as_json``, its runs' places found with the document's line starts at hand."""
+    document = coverage.document
+    starts = document.lines.starts
+    runs = []
+    for run in coverage.runs:
+        first = bisect_right(starts, run.start)
+        last = bisect_right(starts, run.end)
+        runs.append(
+            {
+                "start": {"line": first, "column": run.start - starts[first - 1]},
+                "end": {"line": last, "column": run.end - starts[last - 1]},
+            }
+        )
+    return {
+        "path": document.path,
+        "characters": len(document.content),
+        "uncited_characters": coverage.uncited_characters,
+        "runs": runs,
     }
 
 
