@@ -173,3 +173,18 @@ before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 code = main(sys.argv[1:])
 print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
 """
+
+
+def test_a_reader_that_stops_reading_ends_the_run_without_a_traceback(tmp_path):
+    path = tmp_path / "many.jsonl"
+    path.write_text((GOOD + "\n") * 3000, encoding="utf-8")  # some 2 MB of reports: more than a pipe holds
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sourcecheck", "--json", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # as `| head -1` does
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert json.loads(first)["line"] == 1
+    assert err == "sourcecheck: the output was closed before every report was written\n"

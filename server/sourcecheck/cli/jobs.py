@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def in_order(
     jobs: int,
     parallel: bool | None,
     remaining: Callable[[], int | None],
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """``work`` of each batch, in order: here, or in ``jobs`` worker processes (``work``
     must then be picklable): when there is more than one batch (``parallel``), never (False,
     or one job), or when it pays (None, see the module's docstring). One batch is read ahead:

@@ -467,7 +467,12 @@ def run(argv: list[str] | None = None) -> int:
     inputs = Inputs(files, args.jsonl, options)
     parallel = jobs > 1 if explicit else None  # --jobs N: N processes; by default, when it pays
     results = in_order(batched(inputs), partial(render_batch, options), jobs, parallel, inputs.remaining)
-    return write(results, options)
+    try:
+        return write(results, options)
+    except BrokenPipeError:  # the reader stopped reading (| head): no more to check
+        results.close()  # the pool, if any, is shut down
+        sys.stderr.write("sourcecheck: the output was closed before every report was written\n")
+        return 1
 
 
 def write(results: Iterable[Rendered], options: Options) -> int:
