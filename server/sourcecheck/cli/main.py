@@ -14,6 +14,7 @@ schema error or unreadable input; with several files, the worst of them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import json
@@ -30,7 +31,7 @@ from ..core.positions import Encoding
 from ..core.session import Finding, Ref, Severity, pointer
 from ..core.syntax import escape_lone_surrogates
 from ..core.verdicts import span_json
-from . import authoring
+from . import authoring, fixing
 from .ci_formats import (
     github_lines,
     github_summary,
@@ -334,6 +335,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="also exit 1 when a claim has one of these verdicts, comma-separated: "
         "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
     )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes in place (atomically), repeating until none applies, then report what is left",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also apply the unsafe ones (they guess: a line off by one, 95 as 0.95, ...)",
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="print the fixes as a unified diff instead of writing them (implies --fix)"
+    )
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
@@ -353,6 +367,21 @@ def check_all(files: list[str], options: Options, jobs: int) -> list[Rendered]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command; never a traceback: a reader that went away (``| head``) ends it quietly,
+    running out of memory ends it with one line (exit 2)."""
+    try:
+        return run(argv)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):  # no more output, and no complaint at exit either
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except MemoryError:
+        sys.stderr.write("sourcecheck: out of memory; check fewer or smaller files at a time (or --max-size-mb)\n")
+        return 2
+
+
+def run(argv: list[str] | None = None) -> int:
     # Whatever a document holds, printing it must not fail.
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
@@ -380,7 +409,26 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     options = Options(fmt, use_colour(args.color, sys.stdout), args.max_size_mb, fail_on)
-    results = check_all(files, options, jobs)
+    outcomes: dict[str, fixing.Outcome] = {}
+    if args.fix or args.diff or args.unsafe_fixes:
+        try:
+            outcomes = fixing.run(files, args.unsafe_fixes, args.diff, args.max_size_mb)
+        except Refused as refusal:
+            sys.stderr.write(f"sourcecheck: {refusal.message}\n")
+            return refusal.code
+    if args.diff or "-" in outcomes:  # the result as it would be: nothing was written
+        results = [
+            render(name, check_bytes(name, outcome.text.encode("utf-8")), options)
+            if (outcome := outcomes.get(name)) is not None and outcome.text is not None
+            else render(name, None, options)
+            for name in files
+        ]
+    else:
+        results = check_all(files, options, jobs)
+    if fmt == "json" and outcomes:
+        for name, result in zip(files, results, strict=True):
+            applied = outcomes[name].applied if name in outcomes else ()
+            result.payload["fixed"] = [{"code": c, "pointer": p, "message": t} for c, p, t in applied]
     for result in results:
         if result.note:
             sys.stderr.write(result.note + "\n")
