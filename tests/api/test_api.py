@@ -58,7 +58,7 @@ def test_the_report_is_typed():
     assert finding == Finding(
         "boundary-ambiguous",
         "error",
-        '`"the"` occurs twice on line 2 of `article`; extend it until it is unique',
+        '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique',
         "/annotations/0/claim/start/str",
         Range(Position(17, 17), Position(17, 22)),
     )

@@ -33,8 +33,8 @@ def test_findings_are_clickable_file_line_col_lines_with_the_line_underlined():
     path = FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json"
     out = run(path).stdout.decode().splitlines()
     assert out[0] == (
-        f'{path}:18:18: error[boundary-ambiguous] `"the"` occurs twice on line 2 of `article`; extend '
-        "it until it is unique"
+        f'{path}:18:18: error[boundary-ambiguous] `"the"` occurs twice on line 2 of `article` (columns 5 and 9); '
+        "extend it until it is unique"
     )
     assert out[1] == '  18 |           "str": "the"'
     assert out[2] == "     |                  ^^^^^"
@@ -52,7 +52,7 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
         {
             "code": "boundary-ambiguous",
             "severity": "error",
-            "message": '`"the"` occurs twice on line 2 of `article`; extend it until it is unique',
+            "message": '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique',
             "pointer": "/annotations/0/claim/start/str",
             "range": {"start": {"line": 17, "character": 17}, "end": {"line": 17, "character": 22}},
         }
@@ -195,7 +195,7 @@ def test_github_format_prints_workflow_annotations():
     assert (
         notice == f"::notice file={path},title=sourcecheck verdicts::1 claim: 1 unresolved; 100%25 of article uncited"
     )  # % escaped
-    assert line.endswith("occurs twice on line 2 of `article`; extend it until it is unique")
+    assert line.endswith("occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique")
 
 
 def test_github_format_escapes_what_would_break_a_workflow_command(tmp_path):

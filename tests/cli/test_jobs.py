@@ -119,3 +119,21 @@ def test_many_files_through_the_program_keep_their_order(sessions):
     done = subprocess.run([sys.executable, "-m", "sourcecheck", "--json", *map(str, paths)], capture_output=True)
     names = [f["file"] for f in json.loads(done.stdout)["files"]]
     assert names == [str(p) for p in paths] and done.returncode == 2
+
+
+def test_fix_with_several_files_says_what_it_fixed_in_each_json_object(tmp_path):
+    for name in ("bad-polarity", "bad-confidence"):
+        fixture = ROOT / "fixtures" / "broken" / f"{name}.sourcecheck.json"
+        (tmp_path / f"{name}.json").write_bytes(fixture.read_bytes())
+    paths = [tmp_path / "bad-polarity.json", tmp_path / "bad-confidence.json"]
+    code, out = run_main("--fix", "--json", *paths)
+    found = json.loads(out)
+    assert code == found["exit_code"] == 2  # 95 is fixed only by --unsafe-fixes
+    assert [(f["file"], [x["code"] for x in f["fixed"]]) for f in found["files"]] == [
+        (str(paths[0]), ["bad-polarity"]),
+        (str(paths[1]), []),
+    ]
+    assert '"polarity": "supports"' in paths[0].read_text()
+    lines = tmp_path / "s.jsonl"
+    lines.write_text("{}\n")
+    assert run_main("--fix", lines)[0] == 2  # JSON Lines are not fixed in place

@@ -187,4 +187,4 @@ def test_a_reader_that_stops_reading_ends_the_run_without_a_traceback(tmp_path):
     err = process.stderr.read().decode()
     assert process.wait(timeout=120) == 1
     assert json.loads(first)["line"] == 1
-    assert err == "sourcecheck: the output was closed before every report was written\n"
+    assert err == ""  # quietly, as any command that a reader stops reading

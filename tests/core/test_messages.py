@@ -33,7 +33,7 @@ def test_a_boundary_with_typed_quotes_for_typographic_ones_says_so_not_case_and_
     (message,) = messages(one_claim((1, "'on the way out.'"), (1, "left")), "boundary-not-found")
     assert message == (
         '`"\'on the way out.\'"` does not occur on line 1 of `article`, but `"‘on the way out.’"` does: the line '
-        "has typographic quotes (‘ ’) where `str` has typed ones ('). Matching is exact: write the line's text"
+        'has typographic quotes (‘ ’) where `str` has typed ones (\'). Write `"‘on the way out.’"`'
     )
     assert "case and accents" not in message
 
@@ -42,7 +42,7 @@ def test_a_boundary_with_a_space_for_a_non_breaking_space_says_so_and_shows_it()
     (message,) = messages(one_claim((2, "A non"), (2, "space")), "boundary-not-found")
     assert message == (
         '`"A non"` does not occur on line 2 of `article`, but `"A\\u00a0non"` does: the line has a non-breaking '
-        "space (U+00A0) where `str` has a space. Matching is exact: write the line's text"
+        'space (U+00A0) where `str` has a space. Write `"A\\u00a0non"`'
     )
 
 
@@ -51,11 +51,16 @@ def test_a_boundary_with_a_space_for_a_tab_says_so():
     assert "the line has a tab where `str` has a space" in message
 
 
-def test_a_boundary_that_is_unique_a_few_lines_away_says_on_which_line_it_occurs():
-    (message,) = messages(one_claim((3, "target"), (6, "here")), "boundary-not-found")
-    assert (
-        message == '`"target"` does not occur on line 3 of `article`; it occurs once on line 6: check the line number'
+def test_a_boundary_that_is_unique_a_line_or_two_away_says_on_which_line_it_occurs():
+    (message,) = messages(one_claim((4, "target"), (6, "here")), "boundary-not-found")
+    assert message == (
+        '`"target"` does not occur on line 4 of `article`; it occurs once on line 6: write 6 for `start.line`'
     )
+
+
+def test_three_lines_away_is_too_far_to_guess_and_the_message_shows_the_named_line():
+    (message,) = messages(one_claim((3, "target"), (6, "here")), "boundary-not-found")
+    assert message.startswith('`"target"` does not occur on line 3 of `article`, which reads `Tabbed\\ttext.`; check')
 
 
 def test_a_boundary_found_nowhere_near_keeps_the_general_advice():
@@ -79,13 +84,15 @@ def test_a_start_after_the_end_on_one_line_says_the_span_would_run_backwards():
 
 def test_a_confidence_of_1_5_gets_no_percentage_hint():
     value = session([{"claim": claim(), "sources": [source(confidence=1.5)]}])
-    assert messages(value, "bad-confidence") == ["`confidence` `1.5` is outside [0, 1]"]
+    assert messages(value, "bad-confidence") == [
+        "`confidence` `1.5` is outside [0, 1]; a confidence is at most 1 (the most authoritative source)"
+    ]
 
 
 def test_a_confidence_that_reads_as_a_percentage_gets_the_hint():
     value = session([{"claim": claim(), "sources": [source(confidence=95)]}])
     assert messages(value, "bad-confidence") == [
-        "`confidence` `95` is outside [0, 1]; if it is a percentage, write 0.95"
+        "`confidence` `95` is outside [0, 1]: write 0.95 (if it was a percentage)"
     ]
 
 

@@ -41,7 +41,10 @@ async def test_the_ambiguous_boundary_lists_every_occurrence_inside_the_content_
     uri = path.as_uri()
     editor.open(uri, path.read_text(encoding="utf-8"))
     (diagnostic,) = await editor.diagnostics(uri)
-    assert diagnostic.message == '`"the"` occurs twice on line 2 of `article`; extend it until it is unique'
+    assert (
+        diagnostic.message
+        == '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique'
+    )
     related = diagnostic.related_information
     assert [r.message.split(":")[0] for r in related] == ["occurrence 1 of 2, column 5", "occurrence 2 of 2, column 9"]
     for info in related:

@@ -143,7 +143,10 @@ async def test_a_findings_quoted_values_are_inline_code_without_escaped_backtick
     uri, text = path.as_uri(), path.read_text()
     editor.open(uri, text)
     value = (await editor.hover(uri, text.index('"the"') + 1)).contents.value
-    assert '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique' in value.split("\n")
+    assert (
+        '• `"the"` occurs twice on line 2 of `article` \\(columns 5 and 9\\); extend it until it is unique'
+        in value.split("\n")
+    )
     assert "\\`" not in value
 
 
@@ -153,7 +156,10 @@ async def test_a_quoted_value_holding_backticks_stays_one_code_span(editor):
     text = session_text(single_claim("d", content, "a`b <b>", "end"))
     editor.open(uri, text)
     value = (await editor.hover(uri, text.index('"str": "a') + 9)).contents.value
-    assert '• ``"a`b <b>"`` occurs twice on line 1 of `d`; extend it until it is unique' in value.split("\n")
+    assert (
+        '• ``"a`b <b>"`` occurs twice on line 1 of `d` \\(columns 3 and 11\\); extend it until it is unique'
+        in value.split("\n")
+    )
 
 
 async def test_a_client_without_markdown_gets_a_findings_message_as_it_is():
@@ -165,8 +171,8 @@ async def test_a_client_without_markdown_gets_a_findings_message_as_it_is():
         editor.open(uri, text)
         value = (await editor.hover(uri, text.index('"result"') + 1)).contents.value
         assert (
-            '• `"result"` does not occur on line 2 of `report`; check the line number and the exact text '
-            "(matching is exact, case and accents included)"
+            '• `"result"` does not occur on line 2 of `report`, which reads `The outcome of the trial was positive.`; '
+            "check the line number and the exact text (matching is exact, case and accents included)"
         ) in value.split("\n")
 
 

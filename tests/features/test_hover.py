@@ -186,7 +186,7 @@ def message_line(value: str) -> str:
 def test_a_findings_quoted_values_are_inline_code_without_escaped_backticks():
     view = view_of(fixture("broken/boundary-ambiguous"))
     line = message_line(hover_at(view, '"the"', 1).contents.value)
-    assert line == '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique'
+    assert line == '• `"the"` occurs twice on line 2 of `article` \\(columns 5 and 9\\); extend it until it is unique'
     assert "\\`" not in line
     spans, _ = code_spans(line)
     assert spans == ['"the"', "article"]
@@ -198,7 +198,7 @@ def test_a_quoted_value_holding_backticks_is_one_code_span_with_a_longer_fence()
     line = message_line(hover_at(view_of(text), '"str": "a', 9).contents.value)
     spans, outside = code_spans(line)
     assert spans == ['"a`b [y](command:z) <b>"', "d`x"]
-    assert outside == "•  occurs twice on line 1 of ; extend it until it is unique"
+    assert outside == "•  occurs twice on line 1 of  \\(columns 3 and 26\\); extend it until it is unique"
     assert "\\`" not in line and "command:" not in outside and "<b>" not in outside
 
 
@@ -206,7 +206,7 @@ def test_the_prose_of_a_message_stays_escaped():
     view = view_of(fixture("broken/boundary-not-found"))
     line = message_line(hover_at(view, '"result"', 1).contents.value)
     spans, outside = code_spans(line)
-    assert spans == ['"result"', "report"]
+    assert spans[:2] == ['"result"', "report"] and len(spans) == 3  # and the text of the named line
     assert outside.endswith("the exact text \\(matching is exact, case and accents included\\)")
 
 
@@ -230,7 +230,8 @@ def test_a_message_is_cut_into_prose_and_the_values_it_quotes(message, pieces):
 def test_a_client_without_markdown_gets_the_message_as_it_is():
     view = view_of(fixture("broken/boundary-ambiguous"), markdown=False)
     value = hover_at(view, '"the"', 1).contents.value
-    assert '• `"the"` occurs twice on line 2 of `article`; extend it until it is unique' in value.split("\n")
+    said = '• `"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique'
+    assert said in value.split("\n")
 
 
 def test_hover_on_a_cited_document_path_gives_its_uncited_share():

@@ -19,6 +19,7 @@ Python API's builder makes (``api.report_json``), written by orjson where it wri
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import os
@@ -37,7 +38,7 @@ from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Severity
-from . import authoring
+from . import authoring, fixing
 from .ci_formats import (
     github_lines,
     github_summary,
@@ -180,9 +181,11 @@ def render_line(file: str, line: int, data: bytes | None, size: int, options: Op
     return rendered(checked, options, file, line)
 
 
-def rendered(checked: Checked, options: Options, file: str, line: int | None = None) -> Rendered:
+def rendered(
+    checked: Checked, options: Options, file: str, line: int | None = None, extra: dict[str, Any] | None = None
+) -> Rendered:
     """A checked input in the chosen format; ``file`` names it (the file a session of JSON
-    Lines is on, at ``line``)."""
+    Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with."""
     if _keeping == os.getpid():
         _kept[:] = [checked]  # see console()
     checked.fail_on = options.fail_on
@@ -197,6 +200,8 @@ def rendered(checked: Checked, options: Options, file: str, line: int | None = N
         payload, plain = report_payload(checked, line)
         if options.several:
             payload = {"file": file, **payload}
+        if extra:
+            payload.update(extra)  # (no float in it)
         result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
     elif fmt == "sarif":
         result.payload = (
@@ -377,6 +382,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="also exit 1 when a claim has one of these verdicts, comma-separated: "
         "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
     )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes in place (atomically), repeating until none applies, then report what is left",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also apply the unsafe ones (they guess: a line off by one, 95 as 0.95, ...)",
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="print the fixes as a unified diff instead of writing them (implies --fix)"
+    )
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
@@ -387,14 +405,14 @@ _kept: list[Checked] = []
 
 def console() -> None:
     """The ``sourcecheck`` program (the console script, ``python -m sourcecheck``):
-    :func:`run`, with its policy kept to the end (turning the collector on again would
+    :func:`guarded`, with the run's policy kept to the end (turning the collector on again would
     have it look at everything the run built), after which a check ends the process at
     once, its output flushed, without freeing what it built object by object (the analysis
     of a 12 MB session took 0.15 s of a 1 s run to free; the last input's is kept to the
     end, the others are freed as the run goes). The writing commands end as any program does."""
     global _keeping
     _keeping = os.getpid()
-    code = run()
+    code = guarded()
     if not _kept:
         raise SystemExit(code)
     for stream in (sys.stdout, sys.stderr):
@@ -407,13 +425,13 @@ def console() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """The command: check the files ``argv`` names (``sys.argv[1:]`` by default), report
-    on stdout, and return the exit code. In a process of its own (the console script) or
-    another program's: the collector and the streams' error handling, which the run
-    changes, are as they were when it returns."""
+    on stdout, and return the exit code (see :func:`guarded`). In a process of its own (the
+    console script) or another program's: the collector and the streams' error handling,
+    which the run changes, are as they were when it returns."""
     collecting = gc.isenabled()
     streams = [(s, s.errors) for s in (sys.stdout, sys.stderr) if isinstance(s, io.TextIOWrapper)]
     try:
-        return run(argv)
+        return guarded(argv)
     finally:
         for stream, errors in streams:
             if stream.errors != errors:
@@ -425,10 +443,24 @@ def main(argv: list[str] | None = None) -> int:
             gc.enable()
 
 
+def guarded(argv: list[str] | None = None) -> int:
+    """:func:`run`, never a traceback: a reader that went away (``| head``) ends it quietly,
+    running out of memory ends it with one line (exit 2)."""
+    try:
+        return run(argv)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):  # no more output, and no complaint at exit either
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except MemoryError:
+        sys.stderr.write("sourcecheck: out of memory; check fewer or smaller files at a time (or --max-size-mb)\n")
+        return 2
+
+
 def run(argv: list[str] | None = None) -> int:
-    """:func:`main`, with the run's policy: the collector off (a short run that allocates
-    much and frees little: it only costs), and printing that never fails, whatever a
-    document holds."""
+    """The run, with its policy: the collector off (a short run that allocates much and
+    frees little: it only costs), and printing that never fails, whatever a document holds."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
@@ -464,6 +496,16 @@ def run(argv: list[str] | None = None) -> int:
         several=len(files) > 1,
         lines_out=fmt == "json" and lines,
     )
+    if args.fix or args.diff or args.unsafe_fixes:
+        if lines:
+            sys.stderr.write("sourcecheck: --fix works on session files, not on JSON Lines\n")
+            return 2
+        try:
+            outcomes = fixing.run(files, args.unsafe_fixes, args.diff, args.max_size_mb)
+        except Refused as refusal:
+            sys.stderr.write(f"sourcecheck: {refusal.message}\n")
+            return refusal.code
+        return write(fixed_results(files, outcomes, args.diff, options), options)
     inputs = Inputs(files, args.jsonl, options)
     parallel = jobs > 1 if explicit else None  # --jobs N: N processes; by default, when it pays
     results = in_order(batched(inputs), partial(render_batch, options), jobs, parallel, inputs.remaining)
@@ -471,8 +513,25 @@ def run(argv: list[str] | None = None) -> int:
         return write(results, options)
     except BrokenPipeError:  # the reader stopped reading (| head): no more to check
         results.close()  # the pool, if any, is shut down
-        sys.stderr.write("sourcecheck: the output was closed before every report was written\n")
-        return 1
+        raise
+
+
+def fixed_results(
+    files: list[str], outcomes: dict[str, fixing.Outcome], diff: bool, options: Options
+) -> list[Rendered]:
+    """The reports after ``--fix``: of the files as written, or as they would be (``--diff``,
+    and standard input, which is never written); with ``--json``, each says what was fixed."""
+    found = []
+    for name in files:
+        outcome = outcomes.get(name)
+        if (diff or name == "-") and outcome is not None and outcome.text is not None:
+            checked = check_bytes(name, outcome.text.encode("utf-8"))
+        else:
+            checked = check_file(name, options.max_size_mb)
+        applied = outcome.applied if outcome is not None else ()
+        fixed = {"fixed": [{"code": c, "pointer": p, "message": t} for c, p, t in applied]}
+        found.append(rendered(checked, options, checked.name, extra=fixed))
+    return found
 
 
 def write(results: Iterable[Rendered], options: Options) -> int:

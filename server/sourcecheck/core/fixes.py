@@ -1,167 +1,668 @@
-"""Fix computations, pure: what a boundary string should become, never how to edit a file.
+"""Every fix of a finding, as data: edits of the file's text, a message, an applicability.
 
-Extending an ambiguous boundary (RULES.md, "Quick fix"): ``start.str`` grows to the right
-so that its first character stays where the span starts, ``end.str`` grows to the left
-so that its last character stays where the span ends. Which occurrence the author meant
-cannot be known, so there is one extension per occurrence that can be made unique.
+One place for the editor's quick fixes, ``sourcecheck --fix`` and the ``fix`` /
+``suggestions`` of ``--json`` (RULES.md, "`--fix`, and fixes in `--json`"):
+
+- **safe**: the repaired ref cites what the mistaken one evidently meant: the same characters
+  but for quote style, letter case or runs of whitespace, found once on the named line; a
+  polarity written in another case or form (``support``); a number written as a string
+  (``"0.9"``, ``"3"``); a path that matches exactly one document but for case or extension;
+  CRLF content normalized; the session shape repaired without dropping anything;
+- **unsafe**: anything that guesses: a line off by one or two, a trailing period dropped,
+  an occurrence chosen, ``95`` read as ``0.95``, a key renamed, an annotation removed.
+
+A finding with one repair has a *fix*; one with several (which occurrence was meant?) has
+*suggestions* and no fix. Every fix that moves a boundary to another line or changes its
+string says, in its message, the text the ref would then cite; only a safe fix is ever
+preferred. Each fix replaces only the values it fixes (or moves or removes whole items).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+import json
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any, Literal
 
-from .rules import occurrences
-from .session import Boundary, Ref
+from .analysis import Analysis
+from .display import shorten, visible
+from .extend import Extension, extensions, span_resolves
+from .meant import confidence_meant, confidence_text, polarity_word
+from .nearmiss import NearMiss, lines_holding_once
+from .refs import Boundaries, resolves_to
+from .rules import fields_of, misspellings, occurrences, stem
+from .session import Document, Finding, Ref, Side
+from .syntax import JArray, JObject, JString, Node, encode_string, escape_lone_surrogates
 
-WORD_SLACK = 12
-"""How many characters longer than the shortest unique string a word-boundary stop may be:
-a boundary that stops inside a word ("with s", "the e") reads as noise, so the current word
-is finished when it ends within this many characters; a longer word keeps the shortest."""
+Applicability = Literal["safe", "unsafe"]
+TITLE_WIDTH = 60
 
 
 @dataclass(frozen=True, slots=True)
-class Extension:
-    """A longer boundary string that makes one occurrence unique."""
+class Edit:
+    """Replace the file's text ``[start, end)`` with ``text``."""
 
-    side: str  # "start" or "end"
-    new_str: str
-    column: int  # first character of the boundary's occurrence on its line
-    occurrence: int  # 1-based, in line order
-    span_text: str | None  # the ref's text with this fix, when the other side resolves
-    forward: bool | None  # the span would run forward (start not after end); None if unknown
+    start: int
+    end: int
+    text: str
 
 
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One repair of a finding."""
+
+    title: str  # what it does, quoting the exact replacement and, for a ref, what it then cites
+    edits: tuple[Edit, ...]
+    applicability: Applicability = "unsafe"
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability == "safe"
 
 
-def _word_end(line: str, at: int) -> bool:
-    return at >= len(line) or not (_is_word(line[at - 1]) and _is_word(line[at]))
+def apply(text: str, edits: Sequence[Edit]) -> str:
+    """The text with non-overlapping edits applied."""
+    pieces, at = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        pieces += [text[at : edit.start], edit.text]
+        at = edit.end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
-def _word_start(line: str, at: int) -> bool:
-    return at <= 0 or not (_is_word(line[at - 1]) and _is_word(line[at]))
+def _quoted(text: str, width: int = TITLE_WIDTH) -> str:
+    return '"' + visible(shorten(text, width)) + '"'
 
 
-def _unique(line: str, text: str) -> bool:
-    return occurrences(line, text)[1] == 1
+def _replace(node: Node | None, text: str) -> tuple[Edit, ...]:
+    return (Edit(node.start, node.end, text),) if node is not None else ()
 
 
-def extend_right(line: str, column: int, length: int) -> str | None:
-    """The shortest string starting at ``column``, at least ``length`` long, unique on ``line``.
-
-    The current word is finished (a stop at its end) when that costs at most WORD_SLACK
-    characters more.
-    """
-    for end in range(column + length, len(line) + 1):
-        if _unique(line, line[column:end]):
-            for nicer in range(end, min(end + WORD_SLACK, len(line)) + 1):
-                if _word_end(line, nicer):
-                    return line[column:nicer]
-            return line[column:end]
-    return None
+def _cites(ref: Ref, start: tuple[int, str], end: tuple[int, str]) -> str | None:
+    """The text ``ref`` would cite with these (line, str) boundaries (None: it would not resolve)."""
+    if ref.document is None or ref.doc_path is None:
+        return None
+    return resolves_to(ref.document, Boundaries(ref.doc_path, start[0], start[1], end[0], end[1]))
 
 
-def extend_left(line: str, end: int, length: int) -> str | None:
-    """The shortest string ending at ``end`` (exclusive), at least ``length`` long, unique on
-    ``line``; it starts at the start of its word when that costs at most WORD_SLACK more."""
-    for start in range(end - length, -1, -1):
-        if _unique(line, line[start:end]):
-            for nicer in range(start, max(start - WORD_SLACK, 0) - 1, -1):
-                if _word_start(line, nicer):
-                    return line[nicer:end]
-            return line[start:end]
-    return None
+def _cite_note(text: str | None) -> str:
+    return f": cites {_quoted(text)}" if text is not None else ""
 
 
-def extensions(ref: Ref, side: str) -> list[Extension]:
-    """One extension per occurrence of an ambiguous boundary that can be made unique."""
-    boundary: Boundary | None = ref.start if side == "start" else ref.end
-    other: Boundary | None = ref.end if side == "start" else ref.start
-    document = ref.document
-    if boundary is None or other is None or document is None or boundary.occurrence_count < 2:
-        return []
-    lines = document.lines
-    line = lines[boundary.line - 1]
-    found: list[Extension] = []
-    for index, column in enumerate(boundary.occurrences):
-        if side == "start":
-            new = extend_right(line, column, len(boundary.str))
-        else:
-            new = extend_left(line, column + len(boundary.str), len(boundary.str))
-        if new is None:
-            continue
-        span_text, forward = _span_with(ref, side, column, lines, other)
-        if forward is False:
-            continue  # the span would run backward: not an occurrence the author can mean
-        found.append(Extension(side, new, column, index + 1, span_text, forward))
-    return found
-
-
-def _span_with(
-    ref: Ref, side: str, column: int, lines: Sequence[str], other: Boundary
-) -> tuple[str | None, bool | None]:
-    """The ref's text if ``side`` sat at ``column`` (None when the other side is unresolved)."""
+def _boundaries(ref: Ref, side: str, line: int, text: str) -> tuple[tuple[int, str], tuple[int, str]]:
+    """The ref's (line, str) boundaries with one of them replaced."""
     assert ref.start is not None and ref.end is not None
-    if ref.start.line > ref.end.line:
-        return None, None  # lines-reversed stands either way; the extension is not to blame
+    start = (line, text) if side == "start" else (ref.start.line, ref.start.str)
+    end = (line, text) if side == "end" else (ref.end.line, ref.end.str)
+    return start, end
+
+
+# --- boundaries --------------------------------------------------------------------------
+
+
+def extension_title(extension: Extension) -> str:
+    new = visible(shorten(extension.new_str, TITLE_WIDTH // 2))
+    if extension.span_text is not None:
+        return f'Extend {extension.side} to "{new}"{_cite_note(extension.span_text)}'
+    return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}, column {extension.column + 1})'
+
+
+def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """One extension per occurrence the author can mean (which one: only they know)."""
+    if finding.ref is None:
+        return []
+    found = extensions(finding.ref, str(finding.path[-2]))
+    node = analysis.node(finding.path)
+    return [Fix(extension_title(e), _replace(node, encode_string(e.new_str))) for e in found]
+
+
+def _side_of(finding: Finding) -> Side:
+    return "start" if finding.path[-2] == "start" else "end"
+
+
+def not_found(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """The text the boundary was meant to be (core/nearmiss.py): on its line, written with
+    other quotes, case or spacing (safe when found once), or without what a model adds; or
+    on a line either side (a line off by one or two). A boundary is moved to another line
+    alone only when the other one resolves, so that what the ref would cite is known; when
+    neither does, the whole ref is moved, both lines by as much (see :func:`shifted_ref`)."""
+    ref = finding.ref
+    if ref is None or ref.document is None or ref.start is None or ref.end is None:
+        return []
+    side = _side_of(finding)
+    boundary, other = (ref.start, ref.end) if side == "start" else (ref.end, ref.start)
     if not other.resolved:
-        return None, True if ref.start.line < ref.end.line else None
-    if side == "start":
-        start_line, start_col = ref.start.line, column
-        end_line, end_col = ref.end.line, ref.end.column + len(ref.end.str)
-    else:
-        start_line, start_col = ref.start.line, ref.start.column
-        end_line, end_col = ref.end.line, column + len(ref.end.str)
-    if start_line == end_line:
-        if start_col >= end_col:
-            return None, False
-        return lines[start_line - 1][start_col:end_col], True
-    middle = lines[start_line : end_line - 1]
-    return "\n".join([lines[start_line - 1][start_col:], *middle, lines[end_line - 1][:end_col]]), True
-
-
-def span_resolves(lines: Sequence[str], start: tuple[int, str], end: tuple[int, str]) -> bool:
-    """Whether a ref with these (line, str) boundaries resolves against ``lines``."""
-    columns = []
-    for line, text in (start, end):
-        if not 1 <= line <= len(lines) or not text:
-            return False
-        found, count = occurrences(lines[line - 1], text)
-        if count != 1:
-            return False
-        columns.append(found[0])
-    if start[0] > end[0]:
-        return False
-    return start[0] < end[0] or columns[0] < columns[1] + len(end[1])
-
-
-def preferred(found: list[Extension]) -> Extension | None:
-    """The extension to mark preferred: the only one whose span runs forward, if just one does."""
-    forward = [e for e in found if e.forward]
-    return forward[0] if len(forward) == 1 else None
-
-
-MAX_CANDIDATES = 2000
-
-
-def boundary_candidates(line: str, side: str) -> list[tuple[str, int]]:
-    """(string, column) for every shortest boundary unique on ``line`` that starts a word
-    (for ``start``) or ends one (for ``end``), in line order: what completion offers."""
-    found: dict[str, int] = {}
-    for i, ch in enumerate(line):
-        if side == "start":
-            if _is_word(ch) and (i == 0 or not _is_word(line[i - 1])):
-                text = extend_right(line, i, 1)
-                if text is not None:
-                    found.setdefault(text, i)
+        # Neither boundary resolves: the strings found as written on lines as far off as each
+        # other say the ref's lines are off (what it would cite is known); else only what
+        # guesses nothing (the same characters but for quotes, case, spacing) is offered.
+        shifted = shifted_ref(analysis, ref)
+        if shifted:
+            return shifted
+    fixes = []
+    for miss in document_near_misses(ref.document, boundary.line, boundary.str, side):
+        if not other.resolved and not miss.safe:
+            continue
+        start, end = _boundaries(ref, side, miss.line, miss.text)
+        cited = _cites(ref, start, end)
+        if other.resolved and cited is None:
+            continue  # it would run backward, or resolve nowhere: not a repair
+        edits: tuple[Edit, ...] = ()
+        if miss.text != boundary.str:
+            edits += _replace(analysis.node(ref.boundary_path(boundary) + ("str",)), encode_string(miss.text))
+        if miss.line != boundary.line:
+            edits += _replace(analysis.node(ref.boundary_path(boundary) + ("line",)), str(miss.line))
+        if miss.line == boundary.line:
+            title = f"Write {_quoted(miss.text, 40)}, the line's exact text{_cite_note(cited)}"
+        elif miss.text == boundary.str:
+            title = f"Move {side} to line {miss.line}, where {_quoted(miss.text, 30)} is unique{_cite_note(cited)}"
         else:
-            end = i + 1
-            if _is_word(ch) and (end == len(line) or not _is_word(line[end])):
-                text = extend_left(line, end, 1)
-                if text is not None:
-                    found.setdefault(text, end - len(text))
-        if len(found) >= MAX_CANDIDATES:
+            title = f"Move {side} to line {miss.line} as {_quoted(miss.text, 30)}{_cite_note(cited)}"
+        fixes.append(Fix(title, edits, "safe" if miss.safe else "unsafe"))
+    if not fixes and not other.resolved:
+        fixes = shifted_ref(analysis, ref)
+    return fixes
+
+
+def shifted_ref(analysis: Analysis, ref: Ref) -> list[Fix]:
+    """A ref whose two lines are off by as much (one or two, up or down): moved whole, where
+    it then resolves (what it would cite is known, so the repair can be judged)."""
+    assert ref.start is not None and ref.end is not None and ref.document is not None
+    fixes = []
+    for delta in (-1, 1, -2, 2):
+        start, end = (ref.start.line + delta, ref.start.str), (ref.end.line + delta, ref.end.str)
+        cited = _cites(ref, start, end)
+        if cited is None:
+            continue
+        edits = (
+            *_replace(analysis.node(ref.boundary_path(ref.start) + ("line",)), str(start[0])),
+            *_replace(analysis.node(ref.boundary_path(ref.end) + ("line",)), str(end[0])),
+        )
+        where = f"lines {start[0]}-{end[0]}" if start[0] != end[0] else f"line {start[0]}"
+        fixes.append(
+            Fix(f"Move the ref to {where} ({abs(delta)} {'down' if delta > 0 else 'up'}){_cite_note(cited)}", edits)
+        )
+    return fixes
+
+
+def document_near_misses(document: Document, line: int, needle: str, side: Side) -> list[NearMiss]:
+    """:func:`~.nearmiss.near_misses` of a document's line, kept with the document (the check's
+    message and the fix ask the same)."""
+    return document.near_misses(line, needle, side)
+
+
+def line_out_of_range(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A line number past the document: the lines where ``str`` occurs exactly once, when the
+    other boundary resolves (so that what the ref would cite is known)."""
+    ref = finding.ref
+    if ref is None or ref.document is None or ref.start is None or ref.end is None:
+        return []
+    side = _side_of(finding)
+    boundary, other = (ref.start, ref.end) if side == "start" else (ref.end, ref.start)
+    if not other.resolved:
+        return shifted_ref(analysis, ref)
+    fixes = []
+    document = ref.document
+    for line in lines_holding_once(document.content, document.line_starts, boundary.str):
+        cited = _cites(ref, *_boundaries(ref, side, line, boundary.str))
+        if cited is None:
+            continue
+        node = analysis.node(ref.boundary_path(boundary) + ("line",))
+        title = f"Move {side} to line {line}, where {_quoted(boundary.str, 30)} is unique{_cite_note(cited)}"
+        fixes.append(Fix(title, _replace(node, str(line))))
+    return fixes
+
+
+def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """``start.line`` after ``end.line``: the boundaries swapped whole, or their lines, when
+    that gives a ref that resolves."""
+    ref = finding.ref
+    if ref is None or ref.document is None or ref.start is None or ref.end is None:
+        return []
+    start, end = ref.start, ref.end
+    nodes = [analysis.node(ref.boundary_path(b) + (key,)) for b in (start, end) for key in ("line", "str")]
+    if any(node is None for node in nodes):
+        return []
+    start_line, start_str, end_line, end_str = nodes
+    fixes = []
+    cited = _cites(ref, (end.line, end.str), (start.line, start.str))
+    if cited is not None:
+        edits = (
+            *_replace(start_line, str(end.line)),
+            *_replace(start_str, encode_string(end.str)),
+            *_replace(end_line, str(start.line)),
+            *_replace(end_str, encode_string(start.str)),
+        )
+        fixes.append(Fix(f"Swap the start and end boundaries{_cite_note(cited)}", edits))
+    cited = _cites(ref, (end.line, start.str), (start.line, end.str))
+    if cited is not None:
+        edits = (*_replace(start_line, str(end.line)), *_replace(end_line, str(start.line)))
+        fixes.append(Fix(f"Swap the start and end lines{_cite_note(cited)}", edits))
+    return fixes
+
+
+def swap_boundaries(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Start and end written the wrong way round on one line: each gets the other's string."""
+    ref = finding.ref
+    if ref is None or ref.document is None or ref.start is None or ref.end is None:
+        return []
+    cited = _cites(ref, (ref.start.line, ref.end.str), (ref.end.line, ref.start.str))
+    start_node = analysis.node(ref.boundary_path(ref.start) + ("str",))
+    end_node = analysis.node(ref.boundary_path(ref.end) + ("str",))
+    if cited is None or start_node is None or end_node is None:
+        return []
+    edits = (
+        Edit(start_node.start, start_node.end, encode_string(ref.end.str)),
+        Edit(end_node.start, end_node.end, encode_string(ref.start.str)),
+    )
+    return [Fix(f"Swap the start and end strings{_cite_note(cited)}", edits)]
+
+
+# --- source metadata -----------------------------------------------------------------------
+
+
+def right_polarity(analysis: Analysis, finding: Finding) -> list[Fix]:
+    if finding.path[-1] != "polarity" or finding.ref is None:
+        return []
+    meant = polarity_word(finding.ref.polarity)
+    if meant is None:
+        return []
+    word, evident = meant
+    edits = _replace(analysis.node(finding.path), encode_string(word))
+    return [Fix(f'Change polarity to "{word}"', edits, "safe" if evident else "unsafe")]
+
+
+def right_confidence(analysis: Analysis, finding: Finding) -> list[Fix]:
+    if finding.path[-1] != "confidence" or finding.ref is None:
+        return []
+    meant = confidence_meant(finding.ref.confidence)
+    if meant is None:
+        return []
+    number, guess = meant
+    written = confidence_text(number)
+    title = f"Change confidence to {written}" + (f" ({guess})" if guess else "")
+    return [Fix(title, _replace(analysis.node(finding.path), written), "unsafe" if guess else "safe")]
+
+
+# --- documents and paths ---------------------------------------------------------------------
+
+
+def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Content with ``\\n`` only (safe for CRLF, which keeps every line); a lone ``\\r``
+    splits its line, so the refs after it are renumbered to keep their text (unsafe)."""
+    node = analysis.node(finding.path)
+    if not isinstance(node, JString):
+        return []
+    content = node.value
+    lone_cr = bool(re.search(r"\r(?!\n)", content))
+    edits = [Edit(node.start, node.end, encode_string(content.replace("\r\n", "\n").replace("\r", "\n")))]
+    document = next((d for d in analysis.session.documents if d.json_path == finding.path[:-1]), None)
+    if document is not None and lone_cr:  # the document refs resolve against (not a later duplicate)
+        lines = document.lines
+        lone = [len(re.findall(r"\r(?!\n|$)", line)) for line in lines]
+        before = [0, *accumulate(lone)]
+        for ref in analysis.refs_into(document):
+            for boundary in (ref.start, ref.end):
+                if boundary is None or not 1 <= boundary.line <= len(lines) or "\r" in boundary.str:
+                    continue
+                line = lines[boundary.line - 1]
+                column = boundary.occurrences[0] if boundary.occurrences else 0
+                shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
+                target = analysis.node(ref.boundary_path(boundary) + ("line",))
+                if shift and target is not None:
+                    edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
+    kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
+    return [Fix(f"Normalize {kind} line breaks to \\n", tuple(edits), "unsafe" if lone_cr else "safe")]
+
+
+def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """The document the unknown path meant, under which the ref resolves: one that matches
+    but for case or extension (safe when it is the only one), or one spelled alike (unsafe)."""
+    ref = finding.ref
+    if ref is None or ref.doc_path is None or ref.start is None or ref.end is None:
+        return []
+    by_path = analysis.session.by_path
+    start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
+    evident = [p for p in by_path if p.lower() == ref.doc_path.lower() or stem(p) == stem(ref.doc_path)]
+    close = [p for p in difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6) if p not in evident]
+    node = analysis.node(finding.path)
+    fixes = []
+    for path in evident + close:
+        if not span_resolves(by_path[path].lines, start, end):
+            continue
+        cited = resolves_to(by_path[path], Boundaries(path, *start, *end))
+        safe = path in evident and len(evident) == 1
+        fixes.append(
+            Fix(
+                f"Change path to {_quoted(path)}{_cite_note(cited)}",
+                _replace(node, encode_string(path)),
+                "safe" if safe else "unsafe",
+            )
+        )
+    return fixes
+
+
+# --- keys and shape --------------------------------------------------------------------------
+
+
+def rename_key(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A misspelled key (``polarty``) renamed to the one it misspells (a guess: unsafe)."""
+    if finding.code == "unknown-field":
+        parent, typo = finding.path[:-1], finding.path[-1]
+        wanted = None
+    else:
+        parent, typo = finding.path, None
+        wanted = {"bad-polarity": "polarity", "bad-confidence": "confidence"}.get(finding.code)
+        if wanted is None:
+            return []
+    known = fields_of(parent, analysis.session.shape)
+    node = analysis.node(parent)
+    if known is None or not isinstance(node, JObject):
+        return []
+    keys: dict[str, Any] = {member.key.value: True for member in node.members}
+    typos = misspellings(keys, known)
+    if wanted is not None:
+        typo = typos.get(wanted)
+    else:
+        wanted = next((key for key, found in typos.items() if found == typo), None)
+    if typo is None or wanted is None or not isinstance(typo, str):
+        return []
+    member = node.member(typo)
+    if member is None:
+        return []
+    edit = Edit(member.key.start, member.key.end, encode_string(wanted))
+    return [Fix(f"Rename {_quoted(typo, 30)} to {_quoted(wanted, 30)}", (edit,))]
+
+
+def _member_span(text: str, parent: JObject, key: str) -> tuple[int, int] | None:
+    """The text of a member of an object with the comma that separates it from its neighbour."""
+    members = parent.members
+    index = next((i for i, m in enumerate(members) if m.key.value == key), None)
+    if index is None or members[index].value is None:
+        return None
+    member = members[index]
+    value = member.value
+    assert value is not None
+    if index + 1 < len(members):
+        return member.key.start, members[index + 1].key.start
+    if index > 0:
+        previous = members[index - 1].value
+        if previous is None:
+            return None
+        return previous.end, value.end
+    return member.key.start, value.end
+
+
+def _indent_of(text: str, at: int) -> str:
+    """The whitespace that begins the line holding offset ``at``."""
+    start = text.rfind("\n", 0, at) + 1
+    match = re.match(r"[ \t]*", text[start:at])
+    return match.group() if match else ""
+
+
+def _indent_unit(text: str) -> str:
+    unit = re.search(r"\n([ \t]+)\S", text)
+    return unit.group(1) if unit else "  "
+
+
+def _reindented(text: str, start: int, end: int, indent: str) -> str:
+    """The value at ``[start, end)`` with its lines after the first moved to begin at ``indent``
+    where the value's own first line began."""
+    value = text[start:end]
+    old = _indent_of(text, start)
+    lines = value.split("\n")
+    return "\n".join([lines[0]] + [indent + line[len(old) :] if line.startswith(old) else line for line in lines[1:]])
+
+
+def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Annotations written inside ``session`` (``{"session": {"documents": [...],
+    "annotations": [...]}}``): moved to the top level, after any already there (safe: nothing
+    is dropped)."""
+    root = analysis.node(())
+    inner = analysis.node(("session",))
+    nested = analysis.node(("session", "annotations"))
+    if not isinstance(root, JObject) or not isinstance(inner, JObject) or not isinstance(nested, JArray):
+        return []
+    text = analysis.text
+    removal = _member_span(text, inner, "annotations")
+    if removal is None or not nested.items:
+        return []
+    top = root.member("annotations")
+    if top is not None and not isinstance(top.value, JArray):
+        return []
+    edits = [Edit(*removal, "")]
+    # The items as they are written, each moved to the indentation of the top level's items.
+    at = top.value if top is not None and isinstance(top.value, JArray) else inner
+    indent = _indent_of(text, at.start) + _indent_unit(text)
+    moved = [_reindented(text, item.start, item.end, indent) for item in nested.items]
+    compact = "\n" not in text[root.start : root.end]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    glue = ", " if compact else "," + newline + indent
+    if top is not None and isinstance(top.value, JArray) and top.value.items:
+        last = top.value.items[-1]
+        edits.append(Edit(last.end, last.end, glue + glue.join(moved)))
+    else:
+        written = (
+            "[" + ", ".join(moved) + "]"
+            if compact
+            else ("[" + newline + indent + glue.join(moved) + newline + _indent_of(text, at.start) + "]")
+        )
+        if top is not None and isinstance(top.value, JArray):
+            edits.append(Edit(top.value.start, top.value.end, written))
+        else:
+            edits.append(Edit(inner.end, inner.end, ', "annotations": ' + written))
+    count = len(nested.items)
+    title = f"Move the {count} annotation{'s' if count != 1 else ''} written inside `session` to the top level"
+    return [Fix(title, tuple(edits), "safe")]
+
+
+def shape_or_rename(analysis: Analysis, finding: Finding) -> list[Fix]:
+    if finding.path == ("session", "annotations"):
+        return nested_annotations(analysis, finding)
+    return rename_key(analysis, finding)
+
+
+def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A line written as a string of digits (``"3"``: safe) or as a whole float (``3.0``);
+    annotations written inside ``session`` with none at the top level."""
+    if finding.path == () and analysis.node(("session", "annotations")) is not None:
+        return nested_annotations(analysis, finding)
+    if finding.path[-1:] != ("line",):
+        return []
+    node = analysis.node(finding.path)
+    value: Any = analysis.value
+    for part in finding.path:
+        if isinstance(value, dict) and isinstance(part, str):
+            value = value.get(part)
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            value = None
+    if isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value) and int(value) > 0:
+        return [Fix(f"Write the line as a number: {int(value)}", _replace(node, str(int(value))), "safe")]
+    if isinstance(value, float) and value.is_integer() and value > 0:
+        return [Fix(f"Write the line as an integer: {int(value)}", _replace(node, str(int(value))))]
+    return []
+
+
+# --- annotations ------------------------------------------------------------------------------
+
+
+def _first_unique_word(document: Document, max_lines: int = 200) -> tuple[int, str] | None:
+    """The first word of the document unique on its line, and its line (1-based)."""
+    for number, line in enumerate(document.lines[:max_lines], start=1):
+        for word in re.finditer(r"\w+", line):
+            if occurrences(line, word.group())[1] == 1:
+                return number, word.group()
+    return None
+
+
+def _layout(value: Any, text: str, at: int, compact: bool) -> str:
+    """``value`` as JSON to write at offset ``at``, laid out as the file around it is."""
+    if compact:
+        return escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
+    line_start = text.rfind("\n", 0, at) + 1
+    here = re.match(r"[ \t]*", text[line_start:at])
+    indent = here.group() if here else ""
+    unit = re.search(r"\n([ \t]+)\S", text)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    written = escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=unit.group(1) if unit else "  "))
+    return (newline + indent).join(written.split("\n"))
+
+
+def add_source(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """An annotation with no sources gets a source to fill in: a ref into another document
+    than its claim's that resolves (its first unique word), "supports", confidence 0.5."""
+    array = analysis.node(finding.path)
+    item = analysis.node(finding.path[:-1])
+    if not isinstance(array, JArray) or array.items or item is None:
+        return []
+    annotation = analysis.annotations_by_path.get(finding.path[:-1])
+    claim_path = annotation.claim.doc_path if annotation is not None and annotation.claim is not None else None
+    for document in [d for d in analysis.session.documents if d.path != claim_path]:
+        found = _first_unique_word(document)
+        if found is not None:
             break
-    return sorted(found.items(), key=lambda item: item[1])
+    else:
+        return []  # no other document: a source in the claim's own would be a self-citation
+    line, word = found
+    boundary = {"line": line, "str": word}
+    source = {
+        "path": document.path,
+        "start": boundary,
+        "end": dict(boundary),
+        "polarity": "supports",
+        "confidence": 0.5,
+    }
+    text = analysis.text
+    compact = "\n" not in text[item.start : array.start]
+    written = _layout([source], text, array.start, compact)
+    title = f"Add a source to fill in (from {_quoted(document.path, 30)}, line {line}: {_quoted(word, 20)})"
+    return [Fix(title, (Edit(array.start, array.end, written),))]
+
+
+def remove_item(analysis: Analysis, path: tuple[Any, ...]) -> tuple[Edit, ...]:
+    """Delete the array item at ``path`` with the comma that separates it."""
+    array = analysis.node(path[:-1])
+    index = path[-1]
+    if not isinstance(array, JArray) or not isinstance(index, int) or not 0 <= index < len(array.items):
+        return ()
+    items = array.items
+    item = items[index]
+    if len(items) == 1:
+        return (Edit(array.start + 1, array.end - 1, ""),)
+    if index + 1 < len(items):
+        return (Edit(item.start, items[index + 1].start, ""),)
+    return (Edit(items[index - 1].end, item.end, ""),)
+
+
+def no_sources(analysis: Analysis, finding: Finding) -> list[Fix]:
+    removal = remove_item(analysis, finding.path[:-1])
+    removed = [Fix("Remove this annotation (it has no sources)", removal)] if removal else []
+    return add_source(analysis, finding) + removed
+
+
+def repeated_source(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A source that repeats another's coordinates: removed (its polarity and confidence with it)."""
+    removal = remove_item(analysis, finding.path)
+    return [Fix("Remove this repeated source", removal)] if removal else []
+
+
+Fixer = Callable[[Analysis, Finding], list[Fix]]
+
+
+def with_rename(right: Fixer) -> Fixer:
+    """A fixer of a polarity or confidence value that also renames a misspelled key."""
+
+    def fixes(analysis: Analysis, finding: Finding) -> list[Fix]:
+        return right(analysis, finding) + rename_key(analysis, finding)
+
+    return fixes
+
+
+FIXERS: dict[str, Fixer] = {
+    "boundary-ambiguous": extend_boundary,
+    "boundary-not-found": not_found,
+    "line-out-of-range": line_out_of_range,
+    "lines-reversed": lines_reversed,
+    "boundary-order": swap_boundaries,
+    "bad-polarity": with_rename(right_polarity),
+    "bad-confidence": with_rename(right_confidence),
+    "non-lf-content": normalize_content,
+    "unknown-path": near_path,
+    "unknown-field": shape_or_rename,
+    "invalid-field": invalid_field,
+    "empty-sources": no_sources,
+    "duplicate-source": repeated_source,
+}
+
+
+def repairs(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """Every repair of a finding (none when none is right), each with its applicability."""
+    fixer = FIXERS.get(finding.code)
+    return [fix for fix in fixer(analysis, finding) if fix.edits] if fixer else []
+
+
+def fix_of(analysis: Analysis, finding: Finding) -> tuple[Fix | None, list[Fix]]:
+    """The finding's fix when it has one repair, else its suggestions (RULES.md)."""
+    found = repairs(analysis, finding)
+    return (found[0], []) if len(found) == 1 else (None, found)
+
+
+def preferred(fixes: list[Fix]) -> Fix | None:
+    """The repair an editor may apply by default: the only one, and safe."""
+    return fixes[0] if len(fixes) == 1 and fixes[0].safe else None
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """What ``--fix`` made of a text: the text, and the fixes applied, round by round."""
+
+    text: str
+    applied: tuple[tuple[str, str, str], ...]  # (code, pointer, title)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+MAX_ROUNDS = 10
+
+
+def fixed(text: str, unsafe: bool = False) -> Fixed:
+    """``text`` with its fixes applied (the safe ones; with ``unsafe``, the unsafe ones too),
+    round after round until none applies: each round applies every fix that overlaps none
+    applied before it in that round, then the text is checked again."""
+    applied: list[tuple[str, str, str]] = []
+    for _ in range(MAX_ROUNDS):
+        analysis = Analysis(text)
+        chosen: list[Edit] = []
+        for finding in analysis.findings:
+            fix, _ = fix_of(analysis, finding)
+            if fix is None or not (fix.safe or unsafe):
+                continue
+            if any(e.start < c.end and c.start < e.end or e.start == c.start for e in fix.edits for c in chosen):
+                continue  # next round
+            chosen.extend(fix.edits)
+            applied.append((finding.code, finding.pointer, fix.title))
+        if not chosen:
+            break
+        text = apply(text, chosen)
+    return Fixed(text, tuple(applied))
+
+
+__all__ = [
+    "Applicability",
+    "Edit",
+    "Fix",
+    "Fixed",
+    "apply",
+    "confidence_meant",
+    "fix_of",
+    "fixed",
+    "polarity_word",
+    "preferred",
+    "repairs",
+]

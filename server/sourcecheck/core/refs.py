@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .display import visible
-from .fixes import extend_left, extend_right
+from .extend import extend_left, extend_right
 from .rules import occurrences
 from .session import Document
 

@@ -19,6 +19,8 @@ from typing import Any
 
 from .display import visible
 from .incremental import AnnotationCheck, CheckMemo
+from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
+from .nearmiss import best_part, lines_holding_once
 from .session import (
     Annotation,
     Boundary,
@@ -72,7 +74,6 @@ SEVERITY: dict[str, Severity] = {
 EXIT_CLASS: dict[str, int] = {**{c: 2 for c in SCHEMA_CODES}, **{c: 1 for c in RESOLUTION_CODES}}
 ALL_CODES = tuple(SEVERITY)
 
-POLARITIES = ("supports", "refutes")
 SIDES: tuple[Side, Side] = ("start", "end")
 LOW_CONFIDENCE = 0.3
 MAX_OCCURRENCES = 1000
@@ -201,93 +202,37 @@ def _misspelled_as(value: dict[str, Any], key: str, known: tuple[str, ...]) -> s
     return f" (`{visible(typo)}` looks like a misspelling of it; rename that key)" if typo is not None else ""
 
 
-QUOTES = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u2039": "'", "\u203a": "'"}
-QUOTES.update({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"'})
-SPACES = dict.fromkeys(
-    "\t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "
-)
-DASHES = dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-")
-_LOOSE = str.maketrans({**QUOTES, **SPACES, **DASHES})
-_CHAR_NAMES = {
-    " ": "a space",
-    "\t": "a tab",
-    "\u00a0": "a non-breaking space (U+00A0)",
-    "\u202f": "a narrow non-breaking space (U+202F)",
-    "-": "a hyphen (-)",
-    "\u2013": "an en dash (–)",
-    "\u2014": "an em dash (—)",
-    "\u2212": "a minus sign (−)",
-}
-
-
-def _loose(text: str, fold_case: bool) -> str:
-    """``text`` with typographic quotes, spaces and dashes made plain (and lower case): as
-    long as ``text``, character for character, so that a match maps back to it."""
-    plain = text.translate(_LOOSE)
-    if fold_case:
-        # Each character folded alone, unless its lower case is longer ("İ"): what str.lower
-        # gives in C when no character grows and no capital sigma is there (its lower case
-        # depends on the letters around it).
-        lowered = plain.lower()
-        if len(lowered) == len(plain) and "\u03a3" not in plain:
-            return lowered
-        plain = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in plain)
-    return plain
-
-
 _UNUSUAL_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 
 
-def show_exact(text: str) -> str:
+def show_exact(text: str, limit: int = 60) -> str:
     """:func:`show`, with every space but the plain one written as an escape: a
     non-breaking space must not look like the space it is not."""
-    return _UNUSUAL_SPACE.sub(lambda m: f"\\u{ord(m.group()):04x}", show(text))
+    return _UNUSUAL_SPACE.sub(lambda m: f"\\u{ord(m.group()):04x}", show(text, limit))
 
 
-def _char_name(ch: str) -> str:
-    return _CHAR_NAMES.get(ch) or f"U+{ord(ch):04X}"
+def stem(path: str) -> str:
+    """A path without its extension (``notes.txt`` → ``notes``), in lower case."""
+    head, dot, tail = path.rpartition(".")
+    return (head if dot and "/" not in tail and head else path).lower()
 
 
-def _differences(written: str, actual: str) -> str:
-    """How the text of a line (``actual``) differs from a boundary written almost like it."""
-    pairs = [(w, a) for w, a in zip(written, actual, strict=True) if w != a]
-    said: list[str] = []
-    quotes = [(w, a) for w, a in pairs if w in QUOTES or a in QUOTES]
-    if quotes:
-        line_quotes = " ".join(dict.fromkeys(a for _, a in quotes))
-        typed = " ".join(dict.fromkeys(w for w, _ in quotes))
-        if all(a in QUOTES for _, a in quotes):
-            said.append(f"typographic quotes ({line_quotes}) where `str` has typed ones ({typed})")
-        else:
-            said.append(f"quotes ({line_quotes}) where `str` has {typed}")
-    others = [(w, a) for w, a in pairs if w in SPACES or a in SPACES or w in DASHES or a in DASHES]
-    for w, a in dict.fromkeys(others):
-        said.append(f"{_char_name(a)} where `str` has {_char_name(w)}")
-    if any(w.lower() == a.lower() for w, a in pairs):
-        said.append("letters in another case")
-    return ", ".join(said[:3])
+def _same_but_case_or_extension(path: str, written: str) -> bool:
+    return path.lower() == written.lower() or stem(path) == stem(written)
 
 
-def near_miss(line: str, needle: str) -> tuple[str, str] | None:
-    """The text of ``line`` that ``needle`` was meant to be, when they differ only in
-    typographic quotes, kinds of space, dashes or case, and what differs; None otherwise."""
-    if not needle:
-        return None
-    for fold_case in (False, True):
-        loose_line, loose_needle = _loose(line, fold_case), _loose(needle, fold_case)
-        found, count = occurrences(loose_line, loose_needle)
-        if count == 1:
-            actual = line[found[0] : found[0] + len(needle)]
-            if actual != needle:
-                return actual, _differences(needle, actual)
-    return None
-
-
-def nearby_lines(lines: Any, line: int, needle: str, distance: int = 3) -> list[int]:
-    """The lines within ``distance`` of ``line`` (1-based) on which ``needle`` occurs exactly
-    once, nearest first."""
-    around = sorted(range(line - distance, line + distance + 1), key=lambda n: (abs(n - line), n))
-    return [n for n in around if n != line and 1 <= n <= len(lines) and occurrences(lines[n - 1], needle)[1] == 1]
+def _resolves(document: Document, start: tuple[int, str], end: tuple[int, str]) -> bool:
+    """Whether a ref with these (line, str) boundaries resolves in ``document``."""
+    lines = document.lines
+    columns = []
+    for line, text in (start, end):
+        if not 1 <= line <= len(lines) or not text:
+            return False
+        found, count = occurrences(lines[line - 1], text)
+        if count != 1:
+            return False
+        columns.append(found[0])
+    return start[0] < end[0] or (start[0] == end[0] and columns[0] < columns[1] + len(end[1]))
 
 
 def _number(path: Path) -> int:
@@ -372,6 +317,17 @@ class _Checker:
                         ("session",),
                     )
             else:
+                nested = inner.get("annotations")
+                if isinstance(nested, list):  # written inside `session`: never read
+                    count = len(nested)
+                    self.report(
+                        "unknown-field",
+                        f"`annotations` is written inside `session`, where it is not read: its {count} "
+                        f"annotation{'s are' if count != 1 else ' is'} not checked. Move it out to the top level, "
+                        "beside `session` (`sourcecheck --fix` does)",
+                        ("session", "annotations"),
+                    )
+                    inner = {key: value for key, value in inner.items() if key != "annotations"}
                 self.unknown_keys(inner, ("documents",), ("session",), "`session`")
                 self.documents(inner["documents"], ("session", "documents"))
         else:
@@ -387,7 +343,15 @@ class _Checker:
             else:
                 self.documents(root["documents"], ("documents",))
         if "annotations" not in root:
-            if not absent_by_syntax(root, "annotations"):
+            inner = root.get("session")
+            if isinstance(inner, dict) and isinstance(inner.get("annotations"), list):
+                self.report(
+                    "invalid-field",
+                    "the session has no `annotations` at its top level; those written inside `session` are not "
+                    "read: move them out, beside `session` (`sourcecheck --fix` does)",
+                    (),
+                )
+            elif not absent_by_syntax(root, "annotations"):
                 known = ("session", "annotations") if self.session.shape == "cli" else ("documents", "annotations")
                 self.report(
                     "invalid-field",
@@ -1134,9 +1098,12 @@ class _Checker:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.session.by_path.get(ref.doc_path)
         if document is None:
+            meant = [p for p in self.session.by_path if _same_but_case_or_extension(p, ref.doc_path)]
+            advice = f": write {show(meant[0])}" if len(meant) == 1 else ""
             self.report(
                 "unknown-path",
-                f"no document has the path {show(ref.doc_path)}; the session's documents are {self.known_documents()}",
+                f"no document has the path {show(ref.doc_path)}; the session's documents are "
+                f"{self.known_documents()}{advice}",
                 ref.json_path + ("path",),
                 ref,
             )
@@ -1148,8 +1115,7 @@ class _Checker:
         if ref.start.line > ref.end.line:
             self.report(
                 "lines-reversed",
-                f"`start.line` {ref.start.line} comes after `end.line` {ref.end.line}; a ref runs forward: swap "
-                "them or fix the lines",
+                self.reversed_lines(ref, document),
                 ref.boundary_path(ref.start) + ("line",),
                 ref,
             )
@@ -1177,11 +1143,9 @@ class _Checker:
         lines = document.lines
         side = boundary.side
         if not 1 <= boundary.line <= len(lines):
-            count = len(lines)
             self.report(
                 "line-out-of-range",
-                f"`{side}.line` {boundary.line} is outside {name(document.path)}, which has {count} "
-                f"line{'s' if count != 1 else ''} (1 to {count})",
+                self.out_of_range(boundary, document),
                 ref.boundary_path(boundary) + ("line",),
                 ref,
             )
@@ -1210,39 +1174,80 @@ class _Checker:
             )
             return False
         if boundary.occurrence_count > 1:
+            columns = _and([str(c + 1) for c in boundary.occurrences[:8]]) + (
+                " and more" if boundary.occurrence_count > 8 else ""
+            )
             self.report(
                 "boundary-ambiguous",
                 f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of "
-                f"{name(document.path)}; extend it until it is unique",
+                f"{name(document.path)} (columns {columns}); extend it until it is unique",
                 ref.boundary_path(boundary) + ("str",),
                 ref,
             )
             return False
         return True
 
-    def not_found(self, boundary: Boundary, document: Document, line: str) -> str:
-        """What to say of a boundary string that is not on its line: what it was meant to be
-        (the line's text with its typographic quotes or other spaces), or where it is."""
-        where = f"on line {boundary.line} of {name(document.path)}"
-        near = near_miss(line, boundary.str)
-        if near is not None:
-            actual, differences = near
-            return (
-                f"{show_exact(boundary.str)} does not occur {where}, but {show_exact(actual)} does: the line has "
-                f"{differences}. "
-                "Matching is exact: write the line's text"
-            )
-        nearby = nearby_lines(document.lines, boundary.line, boundary.str)
-        if nearby:
-            lines = _and([str(n) for n in sorted(nearby)])
-            return (
-                f"{show(boundary.str)} does not occur {where}; it occurs once on line{'s' if len(nearby) > 1 else ''} "
-                f"{lines}: check the line number"
-            )
-        return (
-            f"{show(boundary.str)} does not occur {where}; check the line number and the exact text (matching is "
-            "exact, case and accents included)"
+    def reversed_lines(self, ref: Ref, document: Document) -> str:
+        """What to say of a ref whose start line comes after its end line: swapping what
+        gives a ref that resolves, if anything does; else where each string is."""
+        assert ref.start is not None and ref.end is not None
+        start, end = ref.start, ref.end
+        said = f"`start.line` {start.line} comes after `end.line` {end.line}; a ref runs forward"
+        if _resolves(document, (end.line, end.str), (start.line, start.str)):
+            return said + ": swap the start and end boundaries (their lines and strings)"
+        if _resolves(document, (end.line, start.str), (start.line, end.str)):
+            return said + f": swap the two line numbers (start on line {end.line}, end on line {start.line})"
+        places = []
+        for boundary in (start, end):
+            holding = lines_holding_once(document.content, document.line_starts, boundary.str)
+            where = f"line {_and([str(n) for n in holding])}" if holding else "no line"
+            places.append(f"`{boundary.side}.str` {show(boundary.str)} is unique on {where}")
+        return said + "; swapping them gives no ref that resolves: fix the lines (" + "; ".join(places) + ")"
+
+    def out_of_range(self, boundary: Boundary, document: Document) -> str:
+        """What to say of a line past the document: its line count, and where ``str`` is."""
+        count = len(document.lines)
+        last = (
+            " (the last is the empty line after its final line break)" if count > 1 and not document.lines[-1] else ""
         )
+        said = (
+            f"`{boundary.side}.line` {boundary.line} is outside {name(document.path)}, which has {count} "
+            f"line{'s' if count != 1 else ''} (1 to {count}){last}"
+        )
+        holding = lines_holding_once(document.content, document.line_starts, boundary.str)
+        if len(holding) == 1:
+            return said + f"; {show(boundary.str)} occurs once on line {holding[0]}: write {holding[0]}"
+        if holding:
+            return said + f"; {show(boundary.str)} occurs once on lines {_and([str(n) for n in holding])}: write one"
+        return said + f"; {show(boundary.str)} is on none of its lines"
+
+    def not_found(self, boundary: Boundary, document: Document, line: str) -> str:
+        """What to say of a boundary string that is not on its line: what it was meant to be,
+        as the exact replacement (core/nearmiss.py), or the named line's text."""
+        where = f"on line {boundary.line} of {name(document.path)}"
+        said = f"{show_exact(boundary.str)} does not occur {where}"
+        misses = document.near_misses(boundary.line, boundary.str, boundary.side)
+        if len(misses) == 1:
+            miss = misses[0]
+            if miss.line == boundary.line and miss.text != boundary.str:
+                return f"{said}, but {show_exact(miss.text)} does: {miss.why}. Write {show_exact(miss.text)}"
+            if miss.text == boundary.str:
+                return f"{said}; it occurs once on line {miss.line}: write {miss.line} for `{boundary.side}.line`"
+            return (
+                f"{said}; line {miss.line} has {show_exact(miss.text)} ({miss.why}): write {miss.line} for "
+                f"`{boundary.side}.line` and {show_exact(miss.text)} for `{boundary.side}.str`"
+            )
+        if misses:
+            options = _and([f"{show_exact(m.text)} on line {m.line}" for m in misses[:4]])
+            return f"{said}; it may be {options}: write the one meant (each is a suggested fix)"
+        if "\n" in boundary.str:
+            return (
+                f"{said}: `str` holds a line break, but a boundary lies on one line; write the part of it on line "
+                f"{boundary.line} (and put the rest's line in the other boundary)"
+            )
+        shown = visible(best_part(line, boundary.str)) if line else ""
+        text = f", which reads `{shown}`" if shown else ", which is empty"
+        return f"{said}{text}; check the line number and the exact text (matching is exact, case and accents included)"
 
     def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
         path = ref.json_path
@@ -1260,9 +1265,11 @@ class _Checker:
         else:
             polarity = ref.polarity = value["polarity"]
             if polarity not in POLARITIES or not isinstance(polarity, str):
+                word = polarity_word(polarity)
+                advice = f': write "{word[0]}"' if word is not None else ""
                 self.report(
                     "bad-polarity",
-                    f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"',
+                    f'`polarity` is {show(polarity)}; it must be exactly "supports" or "refutes"{advice}',
                     path + ("polarity",),
                     ref,
                 )
@@ -1279,10 +1286,16 @@ class _Checker:
                 )
             return
         confidence = ref.confidence = value["confidence"]
+        number = confidence_meant(confidence)
+        advice = ""
+        if number is not None:
+            advice = f": write {confidence_text(number[0])}" + (f" ({number[1]})" if number[1] else "")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            if not advice and isinstance(confidence, str):
+                advice = "; the spec's bands: 0.9 to 1 primary, 0.6 to 0.8 secondary, 0.3 to 0.5 anecdotal"
             self.report(
                 "bad-confidence",
-                f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)})",
+                f"`confidence` must be a number from 0 to 1, not {kind_of(confidence)} ({show(confidence)}){advice}",
                 path + ("confidence",),
                 ref,
             )
@@ -1294,11 +1307,13 @@ class _Checker:
                 ref,
             )
         elif not 0 <= confidence <= 1:
-            # Only a value that reads as a percentage (95) gets the hint; 1.5 is no percentage.
-            hint = f"; if it is a percentage, write {confidence / 100:g}" if 2 <= confidence <= 100 else ""
+            # Only a value that reads as a percentage (95), or is out by rounding, gets a number;
+            # 1.5 is no percentage.
+            if not advice:
+                advice = "; a confidence is at most 1 (the most authoritative source)" if confidence > 1 else ""
             self.report(
                 "bad-confidence",
-                f"`confidence` {show(confidence)} is outside [0, 1]{hint}",
+                f"`confidence` {show(confidence)} is outside [0, 1]{advice}",
                 path + ("confidence",),
                 ref,
             )

@@ -11,8 +11,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Literal, overload
+from typing import Any, overload
 
+from .nearmiss import NearMiss, near_misses
+from .nearmiss import Side as Side
 from .positions import line_starts
 
 Path = tuple[str | int, ...]
@@ -114,6 +116,7 @@ class Document:
     json_path: Path
     _lines: Lines | None = None
     carriage_return: bool | None = None  # whether the content holds a \r, once known
+    _near: dict[tuple[int, str, str], list[NearMiss]] | None = None  # near misses looked for, kept
 
     @property
     def lines(self) -> Lines:
@@ -134,8 +137,16 @@ class Document:
         """The 1-based line holding a content offset."""
         return bisect_right(self.line_starts, offset)
 
-
-Side = Literal["start", "end"]
+    def near_misses(self, line: int, needle: str, side: Side) -> list[NearMiss]:
+        """What ``needle``, not on line ``line``, was meant to be (see ``nearmiss.py``), looked
+        for once per document: the check's message and its fix ask alike."""
+        if self._near is None:
+            self._near = {}
+        key = (line, needle, side)
+        found = self._near.get(key)
+        if found is None:
+            found = self._near[key] = near_misses(self.lines, line, needle, side)
+        return found
 
 
 @dataclass(slots=True)

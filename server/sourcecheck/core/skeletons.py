@@ -27,7 +27,7 @@ from itertools import count
 from typing import Any
 
 from .analysis import Analysis
-from .fixes import extend_right
+from .extend import extend_right
 from .insert import indent_unit, line_indent
 from .rules import occurrences
 from .session import Document, Path

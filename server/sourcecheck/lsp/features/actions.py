@@ -1,10 +1,9 @@
-"""Quick fixes in the editor: every fix the core offers for the findings under the cursor.
-
-The extend-until-unique fix (one per occurrence, titled with the text the ref would then
-cite, preferred when it is the only one whose span runs forward), and the others of
-:mod:`sourcecheck.core.quickfix`. Offered from the diagnostic and from the cursor on the
-value. An edit names the document version it was computed for, so a client drops it if the
-text has moved on; it replaces only the values it fixes.
+"""Quick fixes in the editor: every repair the core offers for the findings under the cursor
+(:mod:`sourcecheck.core.fixes`, the same that ``sourcecheck --fix`` applies and ``--json``
+reports), each titled with what it writes and, for a boundary, the text the ref would then
+cite; preferred only when it is a finding's one repair and safe. Offered from the diagnostic
+and from the cursor on the value. An edit names the document version it was computed for,
+so a client drops it if the text has moved on; it replaces only the values it fixes.
 """
 
 from __future__ import annotations
@@ -13,17 +12,17 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from ...core.quickfix import Fix, quick_fixes
+from ...core.fixes import Fix, preferred, repairs
 from ...core.session import Finding
 from ..app import View
 
 
-def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic) -> types.CodeAction:
+def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic, is_preferred: bool) -> types.CodeAction:
     return types.CodeAction(
         title=fix.title,
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
-        is_preferred=fix.preferred or None,
+        is_preferred=is_preferred or None,
         edit=view.workspace_edit([(e.start, e.end, e.text) for e in fix.edits]),
     )
 
@@ -53,8 +52,9 @@ def code_actions(view: View, params: types.CodeActionParams) -> list[types.CodeA
         begin, finish = analysis.extent(finding)
         if finish < start or begin > end:
             continue
-        fixes = quick_fixes(analysis, finding)
+        fixes = repairs(analysis, finding)
         if fixes:
             diagnostic = diagnostic_for(view, finding, params.context.diagnostics)
-            actions.extend(code_action(view, fix, diagnostic) for fix in fixes)
+            best = preferred(fixes)
+            actions.extend(code_action(view, fix, diagnostic, fix is best) for fix in fixes)
     return actions

@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from ...core.display import shorten, visible
 from ...core.explain import marked_line
-from ...core.fixes import boundary_candidates
+from ...core.extend import boundary_candidates
 from ...core.queries import Typing, enclosing_ref, line_words_at, typing_at, written_document, written_line
 from ...core.session import Document, Ref
 from ...core.skeletons import Offer, offers_at
