@@ -52,7 +52,7 @@ def test_the_default_and_jobs_give_what_one_job_gives(sessions, fmt, monkeypatch
     started = []
     monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.0)
     monkeypatch.setattr(jobs, "PAYS_FROM", 0.0)  # as if it always paid: the pool is started
-    monkeypatch.setattr(jobs, "free_cores", lambda n: n)  # on a quiet machine
+    monkeypatch.setattr(jobs, "free_cores", lambda n, since=None: n)  # on a quiet machine
     monkeypatch.setattr(jobs, "BATCH_ITEMS", 7)
     real = jobs.pool
     monkeypatch.setattr(jobs, "pool", lambda n: started.append(n) or real(n))
@@ -80,7 +80,7 @@ def test_little_work_is_done_here_without_a_pool(monkeypatch):
 
 def test_much_work_left_starts_the_pool_and_keeps_the_order(monkeypatch):
     monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.0)
-    monkeypatch.setattr(jobs, "free_cores", lambda n: n)
+    monkeypatch.setattr(jobs, "free_cores", lambda n, since=None: n)
     started = []
     real = jobs.pool
     monkeypatch.setattr(jobs, "pool", lambda n: started.append(n) or real(n))
@@ -92,12 +92,17 @@ def test_much_work_left_starts_the_pool_and_keeps_the_order(monkeypatch):
 def test_on_a_busy_machine_the_default_starts_no_pool(monkeypatch):
     """Other work keeping the cores busy: more processes would share the same cores."""
     monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.0)
-    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (jobs.cores() + 1.0, 0.0, 0.0))
+    ticks = iter(range(0, 10**6, 100))
+    monkeypatch.setattr(jobs, "cpu_times", lambda: (0, next(ticks)))  # never idle
     monkeypatch.setattr(jobs, "pool", mock.Mock(side_effect=AssertionError("a pool on a busy machine")))
     batches = [([i], 1000) for i in range(50)]
     assert list(jobs.in_order(batches, doubled, 2, None, lambda: 10**12)) == [i * 2 for i in range(50)]
-    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (1.0, 0.0, 0.0))  # this process alone
-    assert jobs.free_cores(2) == min(2, jobs.cores())
+    assert jobs.free_cores(2, (0, 0)) == 1
+    monkeypatch.setattr(jobs, "cpu_times", lambda: (50, 100))  # half of all the time idle
+    assert jobs.free_cores(2, (0, 0)) == min(2, 1 + round(jobs.cores() / 2))
+    monkeypatch.setattr(jobs, "cpu_times", lambda: None)  # not said: the last minute's load
+    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (jobs.cores() + 1.0, 0.0, 0.0))
+    assert jobs.free_cores(2) == 1
 
 
 def test_batches_in_flight_are_bounded():

@@ -11,8 +11,9 @@ pays only when there is enough work, and cores to do it on. By default (``parall
 the first batches are checked here; once ``DECIDE_AFTER`` seconds have gone by, the work
 left is estimated from the rate so far (``remaining``: bytes left, or None when unknown, as
 on a stream), and the pool is started if that is at least ``PAYS_FROM`` seconds and at
-least two cores are free (:func:`free_cores`: on a machine other work keeps busy, more
-processes only share the same cores, and the pool's cost is all that changes). Less work
+least two cores are free (:func:`free_cores`: this process's, and those the system says
+were idle meanwhile; on a machine other work keeps busy, more processes only share the
+same cores, and the pool's cost is all that changes). Less work
 is finished here, in the time the pool would take to start.
 """
 
@@ -34,7 +35,7 @@ Result = TypeVar("Result")
 BATCH_BYTES = 256_000
 BATCH_ITEMS = 100
 IN_FLIGHT = 2
-DECIDE_AFTER = 0.05
+DECIDE_AFTER = 0.1  # (long enough for the CPUs' idle time to say something: 10 ms ticks)
 PAYS_FROM = 0.25
 
 
@@ -61,9 +62,25 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def free_cores(jobs: int) -> int:
-    """How many of ``jobs`` processes would each find a core: the cores less the load of the
-    last minute (runnable processes), this process's own share of it left out."""
+def cpu_times() -> tuple[int, int] | None:
+    """The time all CPUs have been idle and in all, in ticks (``/proc/stat``), or None where
+    the system does not say."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            ticks = [int(part) for part in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return ticks[3] + ticks[4], sum(ticks)  # idle and iowait; user ... steal
+
+
+def free_cores(jobs: int, since: tuple[int, int] | None = None) -> int:
+    """How many of ``jobs`` processes would each find a core: this process's own, and those
+    that were idle since ``since`` (:func:`cpu_times` then, while this process worked); where
+    that is not known, the cores less the load of the last minute besides this process."""
+    now = cpu_times()
+    if since is not None and now is not None and now[1] > since[1]:
+        idle = (now[0] - since[0]) / (now[1] - since[1]) * cores()
+        return max(1, min(jobs, 1 + round(idle)))
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
@@ -95,7 +112,7 @@ def in_order(
     a last batch is never what starts the pool."""
     executor: ProcessPoolExecutor | None = None
     decided = parallel is not None or jobs < 2
-    began = time.perf_counter()
+    began, idle_then = time.perf_counter(), cpu_times()
     done = 0
     pending: deque[Future[list[Result]]] = deque()
     ahead = iter(batches)
@@ -111,7 +128,7 @@ def in_order(
                     left = remaining()
                     rate = (time.perf_counter() - began) / max(done, 1)
                     if left is None or (left + size + following[1]) * rate >= PAYS_FROM:
-                        free = free_cores(jobs)
+                        free = free_cores(jobs, idle_then)
                         if free > 1:
                             jobs = free
                             executor = pool(jobs)
