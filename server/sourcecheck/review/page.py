@@ -8,13 +8,12 @@ in the JSON data block, written by :func:`json_for_script` so that it can close 
 and the script only ever makes text nodes of it.
 
 The page asks for nothing: a Content-Security-Policy allows only the one style sheet and the
-one script, by their hashes, and nothing else at all (no connections, images, fonts, frames).
+one script (``static/report.css`` and ``static/report.js``, see :mod:`.assets`), by their
+hashes, and nothing else at all (no connections, images, fonts, frames).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import json
 import re
@@ -23,9 +22,8 @@ from typing import Any
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.verdicts import VERDICTS, WEAK, percent
-from .model import FailingRef, Message, Review, build, script_data
-from .script import HIDDEN_CLASS, SCRIPT
-from .style import STYLE
+from .assets import csp, script, style
+from .model import HIDDEN_CLASS, LETTER, FailingRef, Message, Review, build, script_data
 
 MEANING = {
     "supported": "counted sources support it, none refutes",
@@ -34,18 +32,11 @@ MEANING = {
     "unverified": "the claim resolves; no source counts",
     "unresolved": "the claim does not resolve",
 }
-LETTER = {"supported": "S", "contested": "C", "refuted": "R", "unverified": "U", "unresolved": "X"}
 ROWS = 2000
 """Failing refs listed in the summary at most (the rest are counted)."""
 OPEN = 8
 """A list of the summary this long or shorter is open; a longer one is opened by a click."""
 
-
-def _hash(source: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
-
-
-CSP = f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(STYLE)}; base-uri 'none'; form-action 'none'"
 
 _UNSAFE_IN_SCRIPT = re.compile(f"[<>&\u2028\u2029{HIDDEN_CLASS}]")
 
@@ -84,12 +75,12 @@ def page(review: Review, editor: bool) -> str:
     others = [d for d in review.documents if not d.claimed]
     out: list[str] = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n',
+        f'<meta http-equiv="Content-Security-Policy" content="{csp()}">\n',
         '<meta name="referrer" content="no-referrer">\n',
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         '<meta name="color-scheme" content="light dark">\n',
         '<meta name="generator" content="sourcecheck report">\n',
-        f"<title>{text(title)}</title>\n<style>{STYLE}</style>\n</head>\n",
+        f"<title>{text(title)}</title>\n<style>{style().text}</style>\n</head>\n",
         f'<body class="{"editor" if editor else "browser"}">\n',
         '<header class="top"><div class="in">',
         f'<h1><span class="kicker">SourceCheck review</span><span class="path">{text(review.name)}</span></h1>',
@@ -148,7 +139,7 @@ def page(review: Review, editor: bool) -> str:
     out.append('<aside id="panel" class="empty" tabindex="-1" aria-live="polite" aria-label="Sources"></aside>\n')
     out.append("</div>\n")
     out.append(f'<script type="application/json" id="sc-data">{data}</script>\n')
-    out.append(f"<script>{SCRIPT}</script>\n</body>\n</html>\n")
+    out.append(f"<script>{script().text}</script>\n</body>\n</html>\n")
     return "".join(out)
 
 
