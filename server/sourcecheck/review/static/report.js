@@ -71,6 +71,8 @@ for (const m of claimsAt) {
 function start(i) { const s = D.claims[i][1]; return s ? s[0] : -1; }
 /** @type {Map<number, number>} */
 const rank = new Map(D.order.map((c, k) => [c, k]));
+/** A claim's number: its place in reading order (the order of j / k), from 1. @param {number} i */
+function number(i) { return (rank.get(i) ?? i) + 1; }
 
 // --- text, safely ---------------------------------------------------------------------
 /**
@@ -151,15 +153,22 @@ function firstSeg(doc, offset) {
 /** @param {number} i */
 function claimButton(i) {
   const c = D.claims[i], v = c[2];
-  const b = el("button", "claim v-" + V[v], LETTER[v]);
+  const b = el("button", "claim v-" + V[v] + (c[8] ? " weak" : ""), LETTER[v]);
+  if (c[8]) b.appendChild(el("span", "wk", "w"));
   b.type = "button";
   b.id = "c" + i;
   b.dataset.claim = String(i);
   b.dataset.line = String(c[4]);
-  b.dataset.n = String(i + 1);
-  b.title = "claim " + (i + 1) + ": " + V[v] + " (annotation at line " + c[4] + " of the session)";
+  b.dataset.n = String(number(i));
+  b.title = "claim " + number(i) + ": " + V[v] + (c[8] ? ", weakly (" + weakly(c) + ")" : "") + " (annotation " +
+    (i + 1) + ", at line " + c[4] + " of the session)";
   b.setAttribute("aria-label", b.title);
   return b;
+}
+/** What makes a claim weak: its winning side's strongest source. @param {Claim} c */
+function weakly(c) {
+  const strongest = c[2] === V.indexOf("refuted") ? c[7] : c[6];
+  return "strongest source " + strongest + ", below " + K.weak;
 }
 
 /** @param {number} di @param {number} n @param {Node} into */
@@ -184,7 +193,7 @@ function renderLine(di, n, into) {
       if (kind & K.supports) cls += " cs";
       if (kind & K.refutes) cls += " cr";
       if (kind & K.other) cls += " co";
-      if (cl.length) cls += " cl";
+      if (cl.length) cls += " cl" + filterClasses(cl);
       const sp = el("span", cls);
       if (cl.length) { sp.dataset.c = cl.join(" "); sp.dataset.line = String(D.claims[cl[0]][4]); }
       if (sl.length) sp.dataset.s = sl.join(" ");
@@ -427,12 +436,14 @@ function claimPane(i, preview) {
   const c = D.claims[i], [di, span, v, line, sline, srcs, sup, ref, weak, msgs, path] = c;
   const pane = el("div", "pane" + (preview ? " preview" : ""));
   pane.dataset.claim = String(i);
-  pane.appendChild(el("p", "eyebrow", "Claim " + (i + 1) + " of " + D.claims.length + " \u00b7 annotation at line " +
-    sline + " of the session" + (preview ? " \u00b7 preview" : "")));
+  pane.appendChild(el("p", "eyebrow", "Claim " + number(i) + " of " + D.claims.length + " \u00b7 annotation " + (i + 1) +
+    ", at line " + sline + " of the session" + (preview ? " \u00b7 preview" : "")));
   const h = el("h2");
-  h.appendChild(el("span", "vm v-" + V[v], LETTER[v]));
+  const letter = el("span", "vm v-" + V[v] + (weak ? " weak" : ""), LETTER[v]);
+  if (weak) letter.appendChild(el("span", "wk", "w"));
+  h.appendChild(letter);
   h.appendChild(el("span", "v-" + V[v], ICON[v] + " " + V[v]));
-  if (weak) h.appendChild(el("span", "badge", "weak: strongest source below " + K.weak));
+  if (weak) h.appendChild(el("span", "badge", "weak: " + weakly(c)));
   pane.appendChild(h);
   const loc = el("p", "muted");
   if (di >= 0 && (span || line > 0)) {
@@ -479,7 +490,7 @@ function citedPane(list, di) {
     head.appendChild(el("strong", "", (s[5] || "no valid polarity") + " \u00b7 confidence " +
       (s[7] !== null ? s[7] : "not valid")));
     head.appendChild(document.createTextNode(" for "));
-    const b = el("button", "linkish", "claim " + (s[0] + 1));
+    const b = el("button", "linkish", "claim " + number(s[0]));
     b.type = "button";
     b.dataset.claim = String(s[0]);
     head.appendChild(b);
@@ -504,6 +515,72 @@ function emptyPanel() {
   pane.appendChild(el("p", "hint", "Select a claim to see its sources: click it, or move with j / k and press Enter."));
   show(pane);
   panel.classList.add("empty");
+}
+
+// --- the filter by verdict, and the documents' font ------------------------------------------
+// The filter hides, on screen only, the margin marks and the text marks of the claims of other
+// verdicts, and j / k skip them; print shows every claim. Both choices are kept: in an editor's
+// webview for the panel's life (its page is replaced after each edit), in a browser the font.
+const FILTERS = ["all", ...V, "weak"];
+let filter = "all";
+const controls = document.getElementById("controls");
+const filterBox = document.getElementById("filter");
+const filterStatus = document.getElementById("filter-status");
+const prose = document.getElementById("prose");
+/** @param {number} i */
+function matches(i) {
+  const c = D.claims[i];
+  return filter === "all" || (filter === "weak" ? c[8] : V[c[2]] === filter);
+}
+/** The classes of a stretch of claim text: one per filter a claim in it matches. @param {number[]} claims */
+function filterClasses(claims) {
+  const found = new Set();
+  for (const i of claims) {
+    found.add(" f-" + V[D.claims[i][2]]);
+    if (D.claims[i][8]) found.add(" f-weak");
+  }
+  return [...found].join("");
+}
+/** @param {string} value @param {boolean} remember */
+function setFilter(value, remember) {
+  filter = FILTERS.includes(value) ? value : "all";
+  if (filter === "all") delete document.body.dataset.filter;
+  else document.body.dataset.filter = filter;
+  if (filterBox) {
+    for (const radio of filterBox.querySelectorAll("input[name=filter]")) {
+      if (radio instanceof HTMLInputElement) radio.checked = radio.value === filter;
+    }
+  }
+  if (filterStatus) {
+    const n = D.order.filter(matches).length;
+    filterStatus.textContent = filter === "all" ? "" : "showing " + n + " of " + D.claims.length + " claims: " + filter;
+  }
+  if (remember) save();
+}
+/** @param {boolean} on @param {boolean} remember */
+function setProse(on, remember) {
+  document.body.classList.toggle("prose", on);
+  if (prose instanceof HTMLInputElement) prose.checked = on;
+  if (remember) save();
+}
+const KEY = "sourcecheck.report";
+/** @returns {{prose?: unknown, filter?: unknown}} */
+function load() {
+  try {
+    const state = vscode ? vscode.getState() : JSON.parse(localStorage.getItem(KEY) || "null");
+    return state && typeof state === "object" ? state : {};
+  } catch {
+    return {};
+  }
+}
+function save() {
+  const on = document.body.classList.contains("prose");
+  try {
+    if (vscode) vscode.setState({ prose: on, filter });
+    else localStorage.setItem(KEY, JSON.stringify({ prose: on }));
+  } catch {
+    // storage refused (a sandboxed frame): the choice holds for this page only
+  }
 }
 
 // --- selection ------------------------------------------------------------------------------
@@ -546,10 +623,11 @@ function unpreview() {
 /** @param {number} delta */
 function move(delta) {
   const n = D.order.length;
-  if (!n) return;
-  let k = selected >= 0 ? (rank.get(selected) ?? -1) + delta : delta > 0 ? 0 : n - 1;
-  k = Math.max(0, Math.min(n - 1, k));
-  select(D.order[k], { focus: true });
+  const at = selected >= 0 ? (rank.get(selected) ?? -1) : delta > 0 ? -1 : n;
+  for (let k = at + delta; k >= 0 && k < n; k += delta) {
+    if (matches(D.order[k])) { select(D.order[k], { focus: true }); return; }
+  }
+  if (selected >= 0 && matches(selected)) select(selected, { focus: true }); // at the end: stay
 }
 /**
  * The nearest element around `target` (itself included) that matches `selector`.
@@ -617,12 +695,16 @@ document.addEventListener("mouseover", (event) => {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const t = event.target;
-  if (t instanceof Element && t.closest("input, textarea, select, [contenteditable]")) return;
+  if (t instanceof Element && t.closest('input:not([type="radio"]):not([type="checkbox"]), textarea, select, [contenteditable]')) return;
   const onClaim = t instanceof Element && t.classList.contains("claim");
   const key = event.key;
   if (key === "j" || key === "n" || (onClaim && (key === "ArrowDown" || key === "ArrowRight"))) move(1);
   else if (key === "k" || key === "p" || (onClaim && (key === "ArrowUp" || key === "ArrowLeft"))) move(-1);
   else if (key === "s" && shown >= 0) { panel.focus(); }
+  else if (key === "f" && filterBox) {
+    const on = filterBox.querySelector("input[name=filter]:checked");
+    if (on instanceof HTMLElement) on.focus();
+  }
   else if (key === "Escape") {
     if (selected >= 0) {
       const b = document.getElementById("c" + selected);
@@ -663,6 +745,17 @@ if (window.matchMedia) {
 }
 
 // --- start ------------------------------------------------------------------------------------
+const kept = load();
+setProse(kept.prose === true, false);
+setFilter(typeof kept.filter === "string" ? kept.filter : "all", false);
+if (filterBox) {
+  filterBox.addEventListener("change", (event) => {
+    const t = event.target;
+    if (t instanceof HTMLInputElement && t.checked) setFilter(t.value, true);
+  });
+}
+if (prose instanceof HTMLInputElement) prose.addEventListener("change", () => setProse(prose.checked, true));
+if (controls) controls.hidden = false;
 for (const s of document.querySelectorAll(".bar span[data-share]")) {
   if (!(s instanceof HTMLElement)) continue;
   const [a, b] = (s.dataset.share || "0/1").split("/").map(Number);
