@@ -1,4 +1,5 @@
-"""sourcecheck in real VS Code: code-server 4.99.4 with the built .vsix, driven in headless Chromium."""
+"""sourcecheck in real VS Code: code-server 4.99.4 with the built .vsix, driven in headless Chromium;
+and the extension's own checks that need no VS Code (its manifest, its unit tests)."""
 
 import json
 import os
@@ -9,6 +10,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,56 @@ CHECK = Path(__file__).with_name("vscode_check.mjs")
 FIXTURE = ROOT / "fixtures" / "broken" / "boundary-ambiguous.sourcecheck.json"
 BIN = Path(sys.executable).parent
 
-pytestmark = pytest.mark.editor
+EXTENSION = ROOT / "vscode-extension"
+MANIFEST = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+EXECUTED = ["sourcecheck.server.path", "sourcecheck.interpreter"]
+
+
+# -- the extension, without VS Code
+
+
+def test_untrusted_workspaces_are_supported_with_the_executed_settings_restricted():
+    """In a workspace the user has not trusted the extension runs (diagnostics, hovers, the
+    review), but a folder's own settings may not choose the program it starts."""
+    trust = MANIFEST["capabilities"]["untrustedWorkspaces"]
+    assert trust["supported"] == "limited"
+    assert trust["restrictedConfigurations"] == EXECUTED
+    assert all(name in trust["description"] for name in EXECUTED)
+
+
+def test_the_executed_settings_are_machine_overridable_and_say_when_a_workspace_value_applies():
+    properties = MANIFEST["contributes"]["configuration"]["properties"]
+    for name in EXECUTED:
+        assert properties[name]["scope"] == "machine-overridable", name
+        assert "applies only once you trust the workspace" in properties[name]["markdownDescription"], name
+    # the others are no program: a workspace may set them
+    assert [n for n, p in properties.items() if "scope" in p] == EXECUTED
+
+
+def test_the_extensions_unit_tests_pass():
+    """``npm run test:unit``: the trust rule (settings.ts) and when the review panel asks
+    (schedule.ts: the pause, visibility, one request in flight), with fake timers."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed: the extension's unit tests need them")
+    require(EXTENSION / "node_modules" / "esbuild", "vscode-extension/node_modules (npm ci)")
+    done = subprocess.run(
+        ["npm", "run", "--silent", "test:unit"], cwd=EXTENSION, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout and "# pass 10" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_vsix_declares_the_same_and_carries_the_reports_script_and_style():
+    require(VSIX, "the .vsix")
+    with zipfile.ZipFile(VSIX) as vsix:
+        names = set(vsix.namelist())
+        packaged = json.loads(vsix.read("extension/package.json"))
+    assert packaged["capabilities"] == MANIFEST["capabilities"]
+    static = "extension/bundled/libs/sourcecheck/review/static/"
+    assert {static + "report.js", static + "report.css"} <= names
+
+
+# -- real VS Code
 
 
 def require(path: Path, what: str) -> None:
@@ -161,6 +212,7 @@ def assert_works(seen: dict) -> None:
     assert '"the the"' in seen["text"]
 
 
+@pytest.mark.editor
 def test_vscode_shows_problems_hover_and_applies_the_quick_fix(tmp_path):
     seen = run_vscode(tmp_path, str(BIN / "sourcecheck-ls"))
     assert_works(seen)
@@ -169,6 +221,7 @@ def test_vscode_shows_problems_hover_and_applies_the_quick_fix(tmp_path):
         shutil.copytree(seen["shots"], keep, dirs_exist_ok=True)
 
 
+@pytest.mark.editor
 def test_the_vscode_check_fails_when_the_server_is_broken(tmp_path):
     fake = tmp_path / "broken-ls"
     fake.write_text("#!/bin/sh\nexit 3\n")
@@ -182,6 +235,7 @@ ARTICLE = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
 VIEW_CHECK = Path(__file__).with_name("vscode_view_check.mjs")
 
 
+@pytest.mark.editor
 def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tmp_path, monkeypatch):
     """The writer's loop in real VS Code: SourceCheck: Open Document View, pick a document,
     select a span of its text, choose "Cite … as a source that supports …"; the session
@@ -211,6 +265,7 @@ def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tm
     assert analysis.exit_code == Analysis(ARTICLE.read_text()).exit_code
 
 
+@pytest.mark.editor
 def test_the_vsix_alone_gives_diagnostics_hover_and_the_fix(tmp_path):
     """No sourcecheck installed anywhere but the .vsix: the extension runs the server it
     carries (bundled/libs) with the python3 on PATH, which has no sourcecheck of its own."""
