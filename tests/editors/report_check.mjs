@@ -108,6 +108,24 @@ async function orbit() {
   return out;
 }
 
+// A narrow page (a webview beside the editor): the sources panel lies over the bottom of the
+// text. Hovering a claim there previews nothing (the preview would cover it), and a click on
+// it selects it at once.
+async function narrow() {
+  const { context, page, watch } = await open(config.orbit, { viewport: { width: 700, height: 600 } });
+  const claim = page.locator(".lines .claim").last();
+  await claim.evaluate((b) => window.scrollBy(0, b.getBoundingClientRect().top - window.innerHeight + 60));
+  const box = await claim.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const out = { watch, id: await claim.getAttribute("id") };
+  out.afterHover = await page.evaluate(() => ({ empty: document.getElementById("panel").classList.contains("empty"), position: getComputedStyle(document.getElementById("panel")).position }));
+  await claim.click({ timeout: 2000 });
+  out.selected = await page.evaluate(() => document.querySelector(".lines .claim.sel")?.id ?? null);
+  out.panel = await panelText(page);
+  await context.close();
+  return out;
+}
+
 async function hostile() {
   const { context, page, watch } = await open(config.hostile);
   await page.evaluate(() => window.sourcecheckReview.forPrint());
@@ -278,10 +296,10 @@ async function big() {
 }
 
 try {
-  for (const name of ["orbit", "hostile", "editor", "reading", "big"]) {
-    if (!config[name]) continue;
+  for (const name of ["orbit", "narrow", "hostile", "editor", "reading", "big"]) {
+    if (!config[name === "narrow" ? "orbit" : name]) continue;
     try {
-      seen[name] = await { orbit, hostile, editor, reading, big }[name]();
+      seen[name] = await { orbit, narrow, hostile, editor, reading, big }[name]();
     } catch (error) {
       seen[name] = { error: String(error && error.stack ? error.stack : error) };
     }

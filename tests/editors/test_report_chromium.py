@@ -126,6 +126,13 @@ def test_the_keyboard_moves_between_claims_and_enter_shows_the_sources(seen):
     assert orbit["focusVisible"] == {"matches": True, "outline": "solid"}
 
 
+def test_on_a_narrow_page_hovering_a_claim_under_the_panel_does_not_hide_it_from_the_click(seen):
+    narrow = seen["narrow"]
+    clean(narrow, narrow["watch"])
+    assert narrow["afterHover"] == {"empty": True, "position": "fixed"}
+    assert narrow["selected"] == narrow["id"] and "Claim 4 of 4" in narrow["panel"]
+
+
 def test_a_source_document_opens_with_its_cited_spans(seen):
     orbit = seen["orbit"]
     assert orbit["sourceLines"] == 5 and orbit["citedSpans"] == 3

@@ -611,7 +611,9 @@ function select(i, how) {
 }
 /** @param {number} i */
 function preview(i) {
-  if (i === shown) return;
+  // On a narrow page the panel lies over the bottom of the text: a preview there would
+  // cover the claim under the pointer, which could then not be clicked.
+  if (i === shown || getComputedStyle(panel).position === "fixed") return;
   shown = i;
   show(claimPane(i, i !== selected));
 }
