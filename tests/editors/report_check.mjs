@@ -122,6 +122,14 @@ async function narrow() {
   await claim.click({ timeout: 2000 });
   out.selected = await page.evaluate(() => document.querySelector(".lines .claim.sel")?.id ?? null);
   out.panel = await panelText(page);
+  // the panel is a sheet at the bottom: the header (its filter) and the claim stay in view
+  out.sheet = await page.evaluate(() => {
+    const r = document.getElementById("panel").getBoundingClientRect();
+    const c = document.querySelector(".lines .claim.sel").getBoundingClientRect();
+    return { atBottom: Math.round(r.bottom) === innerHeight, belowHalf: r.top > innerHeight / 2, claimAbove: c.bottom <= r.top };
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  out.filterClickable = await page.locator('#filter input[value="supported"]').check({ timeout: 2000 }).then(() => true, () => false);
   await context.close();
   return out;
 }

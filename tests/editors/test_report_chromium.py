@@ -126,11 +126,15 @@ def test_the_keyboard_moves_between_claims_and_enter_shows_the_sources(seen):
     assert orbit["focusVisible"] == {"matches": True, "outline": "solid"}
 
 
-def test_on_a_narrow_page_hovering_a_claim_under_the_panel_does_not_hide_it_from_the_click(seen):
+def test_on_a_narrow_page_the_panel_is_a_sheet_at_the_bottom_and_hides_no_claim_from_a_click(seen):
     narrow = seen["narrow"]
     clean(narrow, narrow["watch"])
     assert narrow["afterHover"] == {"empty": True, "position": "fixed"}
     assert narrow["selected"] == narrow["id"] and "Claim 4 of 4" in narrow["panel"]
+    # the panel is a sheet over the bottom of the page (it lay over the top, the header and
+    # its filter included), and the claim selected stays above it
+    assert narrow["sheet"] == {"atBottom": True, "belowHalf": True, "claimAbove": True}
+    assert narrow["filterClickable"] is True
 
 
 def test_a_source_document_opens_with_its_cited_spans(seen):
