@@ -158,6 +158,7 @@ def test_vscode_review_webview_reveals_claims_follows_edits_and_the_lens_peeks_r
     assert "1 unresolved" not in seen["report"]
     assert seen["updateMs"] is not None, seen["reportAfterEdit"][:2000]
     assert seen["scrollBefore"] == 600 and seen["scrollAfter"] == 600, seen  # the page was replaced in place
+    assert seen["filterAfterEdit"] == "supported"  # and the filter chosen in it kept (the webview's state)
     assert seen["panels"] == 1  # Open Review again reveals the same panel
     assert "1 unresolved" not in seen["reportRestored"] and SUMMARY in seen["reportRestored"]
     assert seen["text"] == FIXTURE.read_text(encoding="utf-8")  # typed away again, saved

@@ -96,11 +96,15 @@ try {
   mark("revealed");
   await page.screenshot({ path: `${shots}/revealed.png` });
 
-  // Typing in the session: the report follows (debounced), at the same scroll position.
+  // Typing in the session: the report follows (debounced), at the same scroll position, with
+  // the filter chosen in it.
+  await report.locator('#filter input[value="supported"]').check();
   await report.locator("body").evaluate(() => window.scrollTo(0, 600));
   // the page tells the extension its scroll position 100 ms after scrolling stops
   await page.waitForTimeout(400);
   seen.scrollBefore = await report.locator("body").evaluate(() => window.scrollY);
+  await page.locator(".tab", { hasText: file }).first().click(); // back from the webview to the session
+  await activeTab(page, file);
   await goTo(page, editLine, editColumn);
   await page.keyboard.type(edit, { delay: 30 });
   const typed = Date.now();
@@ -111,8 +115,12 @@ try {
   do {
     seen.scrollAfter = await report.locator("body").evaluate(() => (document.readyState === "complete" ? window.scrollY : null)).catch(() => null);
   } while (seen.scrollAfter !== seen.scrollBefore && Date.now() < scrolled && (await page.waitForTimeout(50), true));
+  seen.filterAfterEdit = await report.locator("body").evaluate(() => document.body.dataset.filter ?? null).catch(() => null);
   mark("edited");
   await page.screenshot({ path: `${shots}/edited.png` });
+  await report.locator('#filter input[value="all"]').check();
+  await page.locator(".tab", { hasText: file }).first().click(); // back to the session, its cursor where it was
+  await activeTab(page, file);
   // Typed away again and saved: the report follows back.
   for (let i = 0; i < edit.length; i++) await page.keyboard.press("Backspace");
   seen.reportRestored = await reportWhen((text) => text !== "" && !text.includes(expect));
