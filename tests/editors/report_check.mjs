@@ -216,6 +216,12 @@ async function reading() {
   out.proseVisible = await page.locator("#prose").isVisible();
   await page.locator("#prose").check();
   out.fontProse = { article: await face(page, ".lines .tx"), quote: await face(page, "#panel .quote") };
+  // the page's storage reaches other documents a moment later (on a busy machine, after the
+  // reload would have begun): wait until a new page sees it, then reload
+  const probe = await context.newPage();
+  await probe.goto(`file://${config.reading}`);
+  await probe.waitForFunction(() => (localStorage.getItem("sourcecheck.report") || "").includes('"prose":true'), null, { timeout: 10000 });
+  await probe.close();
   await page.reload();
   await page.waitForSelector("html[data-ready]");
   out.fontAfterReload = { article: await face(page, ".lines .tx"), checked: await page.locator("#prose").isChecked() };
