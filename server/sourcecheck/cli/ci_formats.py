@@ -32,7 +32,9 @@ SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HI
 
 
 def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Text for a workflow command: invisible and reordering characters escaped (visible()),
+    then what the command syntax takes for its own."""
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _github_property(text: str) -> str:
@@ -63,7 +65,7 @@ def github_summary(name: str, analysis: Analysis) -> list[str]:
     if not summary.verdicts:
         return []
     props = f"file={_github_property(name)},title={_github_property(VERDICTS_TITLE)}"
-    return [f"::notice {props}::{_github_data(visible(summary.line()))}"]
+    return [f"::notice {props}::{_github_data(summary.line())}"]
 
 
 def github_unreadable(name: str, reason: str) -> str:
@@ -105,7 +107,7 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
             {
                 "ruleId": UNREADABLE,
                 "level": "error",
-                "message": {"text": f"{name}: {unreadable}"},
+                "message": {"text": visible(f"{name}: {unreadable}")},
                 "locations": [
                     {"physicalLocation": {"artifactLocation": artifact_location(name), "region": {"startLine": 1}}}
                 ],
@@ -119,7 +121,7 @@ def sarif_results(name: str, analysis: Analysis | None, unreadable: str | None =
             {
                 "ruleId": finding.code,
                 "level": SARIF_LEVEL[finding.severity],
-                "message": {"text": finding.message},
+                "message": {"text": visible(finding.message)},
                 "locations": [
                     {
                         "physicalLocation": {

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from .. import __version__, disk
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import json_visible, visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Ref, Severity, pointer
 from ..core.syntax import escape_lone_surrogates
@@ -140,8 +140,9 @@ def ref_json(ref: Ref) -> dict[str, Any]:
 
 
 def dump_json(value: Any) -> str:
-    """JSON text with readable non-ASCII, and lone surrogates escaped (UTF-8 cannot hold them)."""
-    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
+    """JSON text with readable non-ASCII, and invisible, reordering and control characters and
+    lone surrogates escaped (the same value; UTF-8 cannot hold a lone surrogate)."""
+    return json_visible(escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2)))
 
 
 # --- human ------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def show(value: Any, limit: int = 60) -> str:
     text = escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return "`" + text + "`"
+    return "`" + visible(text) + "`"
 
 
 def name(doc_path: str) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.analysis import Analysis
+from ..core.display import HIDDEN_CHARACTERS
 from ..core.session import Document, Finding, Path, Ref
 from ..core.verdicts import VERDICTS, WEAK, Summary, Verdict, counts, percent, valid_confidence, valid_polarity
 
@@ -34,9 +35,10 @@ CITED_OTHER = 64  # a resolved source whose polarity is not valid
 
 LETTER = {"supported": "S", "contested": "C", "refuted": "R", "unverified": "U", "unresolved": "X"}
 """Each verdict's letter, in the margin and the legend."""
-HIDDEN_CLASS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff"
-"""The characters ``visible()`` escapes when it keeps line breaks, as a JavaScript regex class
-(the script shows each as an escape; the page's data holds none raw)."""
+HIDDEN_CLASS = HIDDEN_CHARACTERS
+"""The characters ``visible()`` escapes, as the body of a regular expression's class, the same
+in Python and in the script's (``u``) one (which shows each as an escape; the page's data
+holds none raw: json_for_script writes each as an escape)."""
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 

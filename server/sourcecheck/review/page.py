@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import json_escape, visible
 from ..core.verdicts import VERDICTS, WEAK, percent
 from .assets import csp, script, style
 from .model import HIDDEN_CLASS, LETTER, FailingRef, Message, Review, build, script_data
@@ -47,7 +47,7 @@ def json_for_script(value: Any) -> str:
     U+2028/2029 and every invisible or reordering character (lone surrogates included) as
     ``\\uXXXX`` escapes."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _UNSAFE_IN_SCRIPT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_SCRIPT.sub(json_escape, text)
 
 
 def text(value: str) -> str:
