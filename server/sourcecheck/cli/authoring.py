@@ -145,7 +145,7 @@ def run_new(args: argparse.Namespace) -> int:
         if change:
             notes.append(f"sourcecheck: {shown_name(given)}: {change}")
     notes += unreachable_notes(files, output)
-    text = escape_lone_surrogates(json.dumps({"documents": documents, "annotations": []}, ensure_ascii=False, indent=2))
+    text = dump_json({"documents": documents, "annotations": []})
     for note in notes:
         sys.stderr.write(note + "\n")
     if output is None:
