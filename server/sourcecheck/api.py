@@ -16,9 +16,10 @@ the command's ``--json`` writes the object the same builder (:func:`report_json`
 so the two cannot differ.
 
 A parsed value has no text of its own: it is checked as the text :func:`text_of` writes
-(``json.dumps(value, ensure_ascii=False, indent=2)``, a lone surrogate written as an
-escape), and the ranges of its findings are into that text: ``check(value)`` is
-``check(text_of(value))``, and is what ``sourcecheck --json`` prints for a file holding it.
+(``json.dumps(value, ensure_ascii=False, indent=2)``, a lone surrogate or an invisible
+character written as an escape, as ``--json`` writes them), and the ranges of its
+findings are into that text: ``check(value)`` is ``check(text_of(value))``, and is what
+``sourcecheck --json`` prints for a file holding it.
 
 Checking has no effect outside the call (no setting of the process is changed: the
 collector, the streams), and calls in several threads at once are safe: each has its own
@@ -584,7 +585,8 @@ def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
 
 def text_of(value: dict[str, Any] | list[Any]) -> str:
     """The text a parsed value is checked as: ``json.dumps(value, ensure_ascii=False,
-    indent=2)``, each lone surrogate written as a ``\\uXXXX`` escape. Raises ``TypeError``
+    indent=2)``, each lone surrogate and invisible character written as a ``\\uXXXX``
+    escape (as ``--json`` writes them). Raises ``TypeError``
     for what JSON cannot hold, as ``json.dumps`` does; ``NaN`` and ``Infinity`` are written
     as ``json.dumps`` writes them, and are then ``invalid-json``."""
     return dumps(value, indent=True).decode("utf-8")

@@ -6,17 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sourcecheck.core import jsontext
+from sourcecheck.core import display, jsontext
 from sourcecheck.core.syntax import escape_lone_surrogates
 
 
 def expected(value, indent=True):
-    """What the CLI wrote before orjson: json.dumps, then each lone surrogate escaped."""
+    """What the CLI wrote before orjson: json.dumps, then each lone surrogate and each invisible
+    character escaped (cli/main.py's dump_json)."""
     if indent:
         text = json.dumps(value, ensure_ascii=False, indent=2)
     else:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return escape_lone_surrogates(text).encode("utf-8")
+    return display.json_visible(escape_lone_surrogates(text)).encode("utf-8")
 
 
 # What orjson writes otherwise than json: tiny and non-finite floats, integers past 64
@@ -31,6 +32,7 @@ TEXT = st.text(
     st.one_of(
         st.characters(codec=None, categories=None),
         st.sampled_from(["\ud800", "\udfff", "\x00", "\x1f", "\x7f", "\u2028", '"', "\\", "\n", "\r", "\t"]),
+        st.sampled_from(["\x85", "\u00ad", "\u200b", "\u202e", "\u2066", "\ufeff", "\U000e0041", "\u3164"]),
     )
 )
 VALUES = st.recursive(
@@ -89,3 +91,12 @@ def test_copied_is_an_equal_value_of_new_containers(value):
     assert jsontext.python_dumps(copy) == jsontext.python_dumps(value)  # equal, NaN included
     if isinstance(value, (dict, list)):
         assert copy is not value
+
+
+def test_the_hidden_bytes_are_the_utf8_of_every_character_json_visible_escapes():
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # not in UTF-8: orjson refuses a lone surrogate, json's path escapes it
+        char = chr(code)
+        hidden = display.json_visible(char) != char
+        assert (jsontext.HIDDEN_BYTES.search(char.encode("utf-8")) is not None) == hidden, hex(code)

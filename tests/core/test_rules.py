@@ -1,8 +1,11 @@
 """Each rule of RULES.md, its finding code, severity, pointer and the text it resolves."""
 
 import json
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sourcecheck.core import syntax
 from sourcecheck.core.analysis import Analysis
@@ -296,3 +299,16 @@ def test_messages_name_the_value_and_say_what_to_do():
     assert (
         finding.message == '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique'
     )
+
+
+@given(
+    st.text(st.sampled_from("ab"), max_size=400)
+    | st.builds(lambda n, c: c * n, st.integers(0, 3000), st.sampled_from("ab")),
+    st.text(st.sampled_from("ab"), min_size=1, max_size=8),
+)
+def test_occurrences_are_counted_overlapping_as_a_lookahead_counts_them(line, needle):
+    """The count past the first thousand comes from runs of a period (linear in the line), and
+    is what the regular expression `(?=needle)` finds, one by one."""
+    found, count = occurrences(line, needle)
+    every = [m.start() for m in re.finditer("(?=" + re.escape(needle) + ")", line)]
+    assert count == len(every) and found == every[:1000]

@@ -4,6 +4,9 @@
 //            Enter shows, print draws every claim's sources; screenshots (light, dark);
 //   hostile: everything drawn, clicked, hovered and printed; no injected script may run;
 //   editor:  a click on a claim posts {type: "reveal", line} to acquireVsCodeApi();
+//   reading: a session written out of reading order: j / k and the numbers in the panel, the
+//            weak marks, the documents' font and its toggle, the filter by verdict (keyboard,
+//            screen, print), and the choices kept (a browser's storage, an editor's state);
 //   big:     the 12 MB session: times to first paint and to drawn, long tasks, j latency.
 // Every page is watched for console errors, page errors and requests (there must be none but
 // the file itself). Usage: node report_check.mjs CONFIG_JSON
@@ -31,7 +34,7 @@ async function open(file, options = {}) {
   page.on("pageerror", (e) => watch.errors.push(String(e)));
   page.on("request", (r) => { if (r.url() !== `file://${file}`) watch.requests.push(r.url()); });
   page.on("requestfailed", (r) => watch.failed.push(r.url()));
-  if (options.init) await page.addInitScript(options.init);
+  if (options.init) await page.addInitScript(options.init, options.initArg);
   const started = Date.now();
   await page.goto(`file://${file}`);
   await page.waitForSelector("html[data-ready]", { timeout: 30000 });
@@ -105,6 +108,32 @@ async function orbit() {
   return out;
 }
 
+// A narrow page (a webview beside the editor): the sources panel lies over the bottom of the
+// text. Hovering a claim there previews nothing (the preview would cover it), and a click on
+// it selects it at once.
+async function narrow() {
+  const { context, page, watch } = await open(config.orbit, { viewport: { width: 700, height: 600 } });
+  const claim = page.locator(".lines .claim").last();
+  await claim.evaluate((b) => window.scrollBy(0, b.getBoundingClientRect().top - window.innerHeight + 60));
+  const box = await claim.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const out = { watch, id: await claim.getAttribute("id") };
+  out.afterHover = await page.evaluate(() => ({ empty: document.getElementById("panel").classList.contains("empty"), position: getComputedStyle(document.getElementById("panel")).position }));
+  await claim.click({ timeout: 2000 });
+  out.selected = await page.evaluate(() => document.querySelector(".lines .claim.sel")?.id ?? null);
+  out.panel = await panelText(page);
+  // the panel is a sheet at the bottom: the header (its filter) and the claim stay in view
+  out.sheet = await page.evaluate(() => {
+    const r = document.getElementById("panel").getBoundingClientRect();
+    const c = document.querySelector(".lines .claim.sel").getBoundingClientRect();
+    return { atBottom: Math.round(r.bottom) === innerHeight, belowHalf: r.top > innerHeight / 2, claimAbove: c.bottom <= r.top };
+  });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  out.filterClickable = await page.locator('#filter input[value="supported"]').check({ timeout: 2000 }).then(() => true, () => false);
+  await context.close();
+  return out;
+}
+
 async function hostile() {
   const { context, page, watch } = await open(config.hostile);
   await page.evaluate(() => window.sourcecheckReview.forPrint());
@@ -151,6 +180,102 @@ async function editor() {
   return { line: Number(line), posted, watch };
 }
 
+const eyebrow = (page) => page.locator("#panel .eyebrow").first().innerText().catch(() => "");
+// The margin marks a reader sees: id, number, text, box style (hidden ones are left out).
+const marks = (page) => page.evaluate(() => [...document.querySelectorAll(".lines .claim")]
+  .filter((b) => b.offsetParent !== null)
+  .map((b) => ({ id: b.id, n: b.dataset.n, text: b.textContent, border: getComputedStyle(b).borderTopStyle, title: b.title })));
+// The face of a document's text: its declared family, and whether "iiiii" is as wide as "MMMMM" in it.
+const face = (page, selector) => page.evaluate((sel) => {
+  const host = document.querySelector(sel);
+  if (!host) return null;
+  const width = (text) => { const s = document.createElement("span"); s.textContent = text; host.appendChild(s); const w = s.getBoundingClientRect().width; s.remove(); return w; };
+  return { family: getComputedStyle(host).fontFamily, monospaced: Math.abs(width("iiiii") - width("MMMMM")) < 0.5 };
+}, selector);
+
+async function reading() {
+  const { context, page, watch } = await open(config.reading);
+  const out = { watch };
+  out.order = await page.evaluate(() => JSON.parse(document.getElementById("sc-data").textContent).order);
+  out.marks = await marks(page);
+  // j / k: reading order, and the panel numbers claims the same way
+  await page.evaluate(() => document.activeElement.blur());
+  out.keys = [];
+  for (const key of ["j", "j", "j", "k"]) {
+    await page.keyboard.press(key);
+    out.keys.push([key, await active(page), await eyebrow(page)]);
+  }
+  await page.keyboard.press("Escape");
+  // the documents' face: monospace by default, prose on the toggle, kept on reload
+  out.font = { article: await face(page, ".lines .tx"), source: null, quote: null };
+  await page.locator("details.doc summary").first().click();
+  await page.waitForSelector("details.doc[open] .ln");
+  out.font.source = await face(page, "details.doc[open] .tx");
+  await page.locator("#c7").click();
+  out.font.quote = await face(page, "#panel .quote");
+  out.proseVisible = await page.locator("#prose").isVisible();
+  await page.locator("#prose").check();
+  out.fontProse = { article: await face(page, ".lines .tx"), quote: await face(page, "#panel .quote") };
+  // the page's storage reaches other documents a moment later (on a busy machine, after the
+  // reload would have begun): wait until a new page sees it, then reload
+  const probe = await context.newPage();
+  await probe.goto(`file://${config.reading}`);
+  await probe.waitForFunction(() => (localStorage.getItem("sourcecheck.report") || "").includes('"prose":true'), null, { timeout: 10000 });
+  await probe.close();
+  await page.reload();
+  await page.waitForSelector("html[data-ready]");
+  out.fontAfterReload = { article: await face(page, ".lines .tx"), checked: await page.locator("#prose").isChecked() };
+  await page.locator("#prose").uncheck();
+  // the filter, from the keyboard: f, then arrows; j / k visit only what it shows
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press("f");
+  out.filterFocus = await page.evaluate(() => ({ tag: document.activeElement.tagName, value: document.activeElement.value }));
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  out.filter = await page.evaluate(() => document.body.dataset.filter ?? null);
+  out.filterStatus = await page.locator("#filter-status").innerText();
+  out.filteredMarks = await marks(page);
+  out.filteredKeys = [];
+  for (const key of ["j", "j", "j", "k"]) {
+    await page.keyboard.press(key);
+    out.filteredKeys.push([key, await active(page), await eyebrow(page)]);
+  }
+  // a dimmed claim's text has no verdict marks; a shown one keeps them
+  out.segs = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".lines .seg.cl")].map((e) =>
+    [e.dataset.c, getComputedStyle(e).textDecorationLine])));
+  await page.locator("#filter").getByLabel(/weak/).check();
+  out.weakMarks = await marks(page);
+  // print: every claim, whatever the filter
+  await page.emulateMedia({ media: "print" });
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  out.print = {
+    marks: (await marks(page)).length,
+    appendix: await page.locator("#appendix .pane").count(),
+    controls: await page.evaluate(() => getComputedStyle(document.getElementById("controls")).display),
+  };
+  await context.close();
+  // in an editor's webview the page is replaced after each edit: the filter and the font are
+  // kept in the webview's state
+  const state = { filter: "refuted", prose: true };
+  const editor = await open(config.readingEditor, {
+    init: (kept) => {
+      window.__states = [];
+      window.acquireVsCodeApi = () => ({ postMessage: () => {}, getState: () => kept, setState: (s) => window.__states.push(s) });
+    },
+    initArg: state,
+  });
+  out.editor = {
+    filter: await editor.page.evaluate(() => document.body.dataset.filter ?? null),
+    checked: await editor.page.locator('#filter input[value="refuted"]').isChecked(),
+    prose: await editor.page.locator("#prose").isChecked(),
+    marks: (await marks(editor.page)).map((m) => m.id),
+  };
+  await editor.page.locator("#filter").getByLabel(/contested/).check();
+  out.editor.states = await editor.page.evaluate(() => window.__states);
+  out.editorWatch = editor.watch;
+  await editor.context.close();
+  return out;
+}
+
 async function big() {
   const { context, page, watch } = await open(config.big, {
     init: () => {
@@ -185,10 +310,10 @@ async function big() {
 }
 
 try {
-  for (const name of ["orbit", "hostile", "editor", "big"]) {
-    if (!config[name]) continue;
+  for (const name of ["orbit", "narrow", "hostile", "editor", "reading", "big"]) {
+    if (!config[name === "narrow" ? "orbit" : name]) continue;
     try {
-      seen[name] = await { orbit, hostile, editor, big }[name]();
+      seen[name] = await { orbit, narrow, hostile, editor, reading, big }[name]();
     } catch (error) {
       seen[name] = { error: String(error && error.stack ? error.stack : error) };
     }

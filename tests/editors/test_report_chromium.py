@@ -19,6 +19,7 @@ import pytest
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.review import render
 from tests.review.hostile import NAME, hostile_text
+from tests.review.reading import VERDICTS, WEAK, reading_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -55,6 +56,9 @@ def seen(tmp_path_factory) -> dict:
     hostile.write_text(render(Analysis(hostile_text()), NAME), encoding="utf-8")
     editor = tmp / "editor.report.html"
     editor.write_text(render(Analysis(ORBIT.read_text()), ORBIT.name, editor=True), encoding="utf-8")
+    reading, reading_editor = tmp / "reading.report.html", tmp / "reading-editor.report.html"
+    reading.write_text(render(Analysis(reading_text()), "reading.json"), encoding="utf-8")
+    reading_editor.write_text(render(Analysis(reading_text()), "reading.json", editor=True), encoding="utf-8")
     big_session, big = tmp / "big.json", tmp / "big.report.html"
     sourcecheck("bench.sessiongen", "--size", "12M", "--refs", "30000", "-o", str(big_session))
     began = time.perf_counter()
@@ -65,6 +69,8 @@ def seen(tmp_path_factory) -> dict:
         "orbit": str(orbit),
         "hostile": str(hostile),
         "editor": str(editor),
+        "reading": str(reading),
+        "readingEditor": str(reading_editor),
         "big": str(big),
         "shot": str(shots / "report.png"),
         "shotDark": str(shots / "report-dark.png"),
@@ -120,6 +126,17 @@ def test_the_keyboard_moves_between_claims_and_enter_shows_the_sources(seen):
     assert orbit["focusVisible"] == {"matches": True, "outline": "solid"}
 
 
+def test_on_a_narrow_page_the_panel_is_a_sheet_at_the_bottom_and_hides_no_claim_from_a_click(seen):
+    narrow = seen["narrow"]
+    clean(narrow, narrow["watch"])
+    assert narrow["afterHover"] == {"empty": True, "position": "fixed"}
+    assert narrow["selected"] == narrow["id"] and "Claim 4 of 4" in narrow["panel"]
+    # the panel is a sheet over the bottom of the page (it lay over the top, the header and
+    # its filter included), and the claim selected stays above it
+    assert narrow["sheet"] == {"atBottom": True, "belowHalf": True, "claimAbove": True}
+    assert narrow["filterClickable"] is True
+
+
 def test_a_source_document_opens_with_its_cited_spans(seen):
     orbit = seen["orbit"]
     assert orbit["sourceLines"] == 5 and orbit["citedSpans"] == 3
@@ -150,6 +167,74 @@ def test_in_an_editor_a_click_on_a_claim_asks_to_reveal_its_line(seen):
     assert lines[editor["line"] - 1].strip() == "{"
     assert editor["posted"][0] == {"type": "reveal", "line": editor["line"]}
     assert editor["posted"][1]["type"] == "reveal" and len(editor["posted"]) == 2
+
+
+# -- a session written out of reading order (tests/review/reading.py): the last line's claim first
+
+N = len(VERDICTS)
+IDS = [f"c{N - 1 - k}" for k in range(N)]  # the margin marks' ids, in reading order
+
+
+def test_j_and_k_follow_reading_order_and_the_panel_numbers_claims_the_same_way(seen):
+    reading = seen["reading"]
+    clean(reading, reading["watch"])
+    assert [f"c{i}" for i in reading["order"]] == IDS
+    assert [(m["id"], m["n"]) for m in reading["marks"]] == [(id_, str(k + 1)) for k, id_ in enumerate(IDS)]
+    assert [key for key, _, _ in reading["keys"]] == ["j", "j", "j", "k"]
+    assert [focused for _, focused, _ in reading["keys"]] == [IDS[0], IDS[1], IDS[2], IDS[1]]
+    numbers = [panel.split(" · ")[0] for _, _, panel in reading["keys"]]
+    assert numbers == [f"Claim 1 of {N}", f"Claim 2 of {N}", f"Claim 3 of {N}", f"Claim 2 of {N}"]
+    assert f"annotation {N - 1}," in reading["keys"][1][2]  # the file's numbering, named as such
+
+
+def test_weak_support_has_its_own_margin_mark_that_says_what_it_means(seen):
+    marks = seen["reading"]["marks"]
+    letters = {"supported": "S", "refuted": "R", "contested": "C", "unverified": "U", "unresolved": "X"}
+    assert [m["text"] for m in marks] == [letters[v] + ("w" if w else "") for v, w in zip(VERDICTS, WEAK, strict=True)]
+    strong, weak = marks[0], marks[1]  # supported at 0.95, and at 0.2
+    assert strong["border"] == "solid" and weak["border"] == "dotted"
+    assert "weakly (strongest source 0.2, below 0.3)" in weak["title"] and "weakly" not in strong["title"]
+
+
+def test_documents_are_monospace_by_default_and_prose_on_the_visible_toggle(seen):
+    reading = seen["reading"]
+    font = reading["font"]
+    for where in ("article", "source", "quote"):
+        assert font[where]["monospaced"] is True, (where, font[where])
+        assert "monospace" in font[where]["family"], (where, font[where])
+    assert reading["proseVisible"] is True
+    for where in ("article", "quote"):
+        assert reading["fontProse"][where]["monospaced"] is False, reading["fontProse"]
+        assert reading["fontProse"][where]["family"].endswith("serif"), reading["fontProse"]
+    assert reading["fontAfterReload"] == {"article": reading["fontProse"]["article"], "checked": True}
+
+
+def test_the_filter_by_verdict_is_reached_by_keyboard_and_j_visits_only_what_it_shows(seen):
+    reading = seen["reading"]
+    assert reading["filterFocus"] == {"tag": "INPUT", "value": "all"}
+    assert reading["filter"] == "refuted"
+    refuted = [IDS[k] for k, v in enumerate(VERDICTS) if v == "refuted"]
+    assert [m["id"] for m in reading["filteredMarks"]] == refuted
+    assert reading["filterStatus"] == f"showing {len(refuted)} of {N} claims: refuted"
+    assert [focused for _, focused, _ in reading["filteredKeys"]] == [refuted[0], refuted[1], refuted[1], refuted[0]]
+    assert reading["filteredKeys"][1][2].startswith(f"Claim {IDS.index(refuted[1]) + 1} of {N}")
+    # the text of a claim the filter leaves out is plain; a refuted one keeps its wavy underline
+    segs = reading["segs"]
+    assert segs[refuted[0][1:]] == "underline" and segs[IDS[0][1:]] == "none", segs
+    weak = [IDS[k] for k, w in enumerate(WEAK) if w]
+    assert [m["id"] for m in reading["weakMarks"]] == weak
+
+
+def test_print_shows_every_claim_whatever_the_filter(seen):
+    assert seen["reading"]["print"] == {"marks": N, "appendix": N, "controls": "none"}
+
+
+def test_in_an_editor_the_filter_and_the_font_outlive_the_page(seen):
+    editor = seen["reading"]["editor"]
+    clean(editor, seen["reading"]["editorWatch"])
+    assert editor["filter"] == "refuted" and editor["checked"] is True and editor["prose"] is True
+    assert editor["marks"] == [IDS[k] for k, v in enumerate(VERDICTS) if v == "refuted"]
+    assert editor["states"][-1] == {"prose": True, "filter": "contested"}
 
 
 def test_the_12_mb_session_is_written_in_seconds_and_opens_without_freezing(seen):

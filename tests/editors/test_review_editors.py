@@ -2,7 +2,8 @@
 
 VS Code (code-server in headless Chromium, the built .vsix): "SourceCheck: Open Review" shows
 the server's report in a webview beside the session, a click on a claim in it moves the
-session editor's cursor to that annotation, the report follows typing, and a "cited by N
+session editor's cursor to that annotation, the report follows typing (asked for once typing
+pauses, and not while the panel is hidden: the requests are counted), and a "cited by N
 refs" lens opens the references peek on those N refs. Neovim 0.11 (and Debian's 0.7):
 :SourceCheckReport writes the report and hands it to the system's opener, and the same lens
 fills the quickfix list.
@@ -14,14 +15,14 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sourcecheck.core.analysis import Analysis
 
-from .test_vscode import run_vscode
+from .test_vscode import CodeServer, run_vscode, shared_code_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
@@ -75,25 +76,72 @@ def isolate_home(monkeypatch, tmp_path: Path) -> None:
 
 # -- VS Code
 
+# The server as the extension starts it, with every message the editor sends it written to a
+# log, one JSON line each: [time, method, id, the id a $/cancelRequest cancels].
+TEE = """#!{python}
+import json, subprocess, sys, time
+log = open({log!r}, "a", buffering=1)
+server = subprocess.Popen([{server!r}, *sys.argv[1:]], stdin=subprocess.PIPE)
+read = sys.stdin.buffer
+while True:
+    head = line = read.readline()
+    length = None
+    while line not in (b"\\r\\n", b""):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+        line = read.readline()
+        head += line
+    if length is None:
+        break
+    body = read.read(length)
+    try:
+        message = json.loads(body)
+        params = message.get("params") or {{}}
+        cancels = params.get("id") if message.get("method") == "$/cancelRequest" else None
+        log.write(json.dumps([time.time(), message.get("method"), message.get("id"), cancels]) + "\\n")
+    except ValueError:
+        pass
+    server.stdin.write(head + body)
+    server.stdin.flush()
+server.stdin.close()
+sys.exit(server.wait())
+"""
 
-def test_vscode_review_webview_reveals_claims_follows_edits_and_the_lens_peeks_refs(tmp_path, monkeypatch):
+
+def tee(tmp_path: Path) -> tuple[Path, Path]:
+    """A server command that logs what it is sent, and its log."""
+    log, script = tmp_path / "messages.jsonl", tmp_path / "sourcecheck-ls-tee"
+    script.write_text(TEE.format(python=sys.executable, log=str(log), server=str(BIN / "sourcecheck-ls")))
+    script.chmod(0o755)
+    return script, log
+
+
+def reviews_in(log: Path, phase: list[int]) -> int:
+    """How many sourcecheck/review requests the editor sent during a phase (wall-clock ms)."""
+    began, ended = phase[0] / 1000, phase[1] / 1000
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    return sum(1 for at, method, _, _ in messages if method == "sourcecheck/review" and began <= at <= ended)
+
+
+@pytest.fixture(scope="session")
+def code_server() -> Iterator[CodeServer]:
+    yield from shared_code_server()
+
+
+def test_vscode_review_webview_reveals_claims_follows_edits_and_the_lens_peeks_refs(code_server, tmp_path, monkeypatch):
     isolate_home(monkeypatch, tmp_path)
     at = LINES.index('          "str": "cuts"') + 1  # the first claim's start boundary
     column = LINES[at - 1].index('"cuts"') + len('"cuts')  # before the closing quote
     claim = 2  # the third claim in the report
-    # run_vscode points TMPDIR into its folder, and Chromium's singleton socket path there must
-    # stay under 108 bytes: pytest's tmp_path is too deep for that, so a short folder it is.
-    with tempfile.TemporaryDirectory(prefix="sc-", dir="/tmp") as short:
-        seen = run_vscode(
-            Path(short),
-            str(BIN / "sourcecheck-ls"),
-            fixture=FIXTURE,
-            check=VSCODE_CHECK,
-            args=[str(claim), f"{at}:{column + 1}", "zz", "1 unresolved"],
-        )
-        shots = tmp_path / "shots"
-        shutil.copytree(seen["shots"], shots)
-        seen["shots"] = str(shots)
+    server, log = tee(tmp_path)
+    seen = run_vscode(
+        code_server,
+        tmp_path,
+        str(server),
+        fixture=FIXTURE,
+        check=VSCODE_CHECK,
+        args=[str(claim), f"{at}:{column + 1}", "zzzz", "1 unresolved"],
+    )
     assert seen["error"] is None, f"{seen['error']} (screenshots in {seen['shots']})"
     assert SUMMARY in seen["report"], seen["report"][:2000]
     expected = annotation_lines()
@@ -110,9 +158,17 @@ def test_vscode_review_webview_reveals_claims_follows_edits_and_the_lens_peeks_r
     assert "1 unresolved" not in seen["report"]
     assert seen["updateMs"] is not None, seen["reportAfterEdit"][:2000]
     assert seen["scrollBefore"] == 600 and seen["scrollAfter"] == 600, seen  # the page was replaced in place
+    assert seen["filterAfterEdit"] == "supported"  # and the filter chosen in it kept (the webview's state)
     assert seen["panels"] == 1  # Open Review again reveals the same panel
     assert "1 unresolved" not in seen["reportRestored"] and SUMMARY in seen["reportRestored"]
     assert seen["text"] == FIXTURE.read_text(encoding="utf-8")  # typed away again, saved
+    # Four keys 600 ms apart: one review once typing has paused (with the old 400 ms debounce,
+    # one after each key); none while the panel is hidden, and one when it is shown again.
+    phases = {name: reviews_in(log, window) for name, window in seen["phases"].items()}
+    print("review requests:", phases)
+    assert 1 <= phases["visible"] <= 2 and phases["hidden"] == 0 and phases["shown"] == 1, phases
+    assert "1 unresolved" in seen["visibleShown"]
+    assert "1 unresolved" in seen["hiddenShown"]  # what was typed while it was hidden
     # The first "cited by N refs" lens is the first document's: the peek lists its N refs.
     count = int(re.match(r"cited by (\d+) ref", seen["lens"]).group(1))
     assert count == refs_into("article") == 4

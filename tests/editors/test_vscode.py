@@ -1,4 +1,13 @@
-"""sourcecheck in real VS Code: code-server 4.99.4 with the built .vsix, driven in headless Chromium."""
+"""sourcecheck in real VS Code: code-server 4.99.4 with the built .vsix, driven in headless Chromium;
+and the extension's own checks that need no VS Code (its manifest, its unit tests).
+
+One code-server and one Chromium serve every VS Code test of a run (this module's and
+test_review_editors.py's): each test opens a folder of its own (its settings in the folder's
+.vscode/settings.json) in a browser context of its own, so it gets its own window, extension
+host and server. The drivers (vscode_*.mjs, with code_server.mjs) wait for what each step
+needs, never a fixed time; each reports when its steps were done (``timings``, printed).
+Only the test of an untrusted workspace starts a code-server of its own (workspace trust on).
+"""
 
 import json
 import os
@@ -9,6 +18,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +31,56 @@ CHECK = Path(__file__).with_name("vscode_check.mjs")
 FIXTURE = ROOT / "fixtures" / "broken" / "boundary-ambiguous.sourcecheck.json"
 BIN = Path(sys.executable).parent
 
-pytestmark = pytest.mark.editor
+EXTENSION = ROOT / "vscode-extension"
+MANIFEST = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+EXECUTED = ["sourcecheck.server.path", "sourcecheck.interpreter"]
+
+
+# -- the extension, without VS Code
+
+
+def test_untrusted_workspaces_are_supported_with_the_executed_settings_restricted():
+    """In a workspace the user has not trusted the extension runs (diagnostics, hovers, the
+    review), but a folder's own settings may not choose the program it starts."""
+    trust = MANIFEST["capabilities"]["untrustedWorkspaces"]
+    assert trust["supported"] == "limited"
+    assert trust["restrictedConfigurations"] == EXECUTED
+    assert all(name in trust["description"] for name in EXECUTED)
+
+
+def test_the_executed_settings_are_machine_overridable_and_say_when_a_workspace_value_applies():
+    properties = MANIFEST["contributes"]["configuration"]["properties"]
+    for name in EXECUTED:
+        assert properties[name]["scope"] == "machine-overridable", name
+        assert "applies only once you trust the workspace" in properties[name]["markdownDescription"], name
+    # the others are no program: a workspace may set them
+    assert [n for n, p in properties.items() if "scope" in p] == EXECUTED
+
+
+def test_the_extensions_unit_tests_pass():
+    """``npm run test:unit``: the trust rule (settings.ts) and when the review panel asks
+    (schedule.ts: the pause, visibility, one request in flight), with fake timers."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed: the extension's unit tests need them")
+    require(EXTENSION / "node_modules" / "esbuild", "vscode-extension/node_modules (npm ci)")
+    done = subprocess.run(
+        ["npm", "run", "--silent", "test:unit"], cwd=EXTENSION, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout and "# pass 10" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_vsix_declares_the_same_and_carries_the_reports_script_and_style():
+    require(VSIX, "the .vsix")
+    with zipfile.ZipFile(VSIX) as vsix:
+        names = set(vsix.namelist())
+        packaged = json.loads(vsix.read("extension/package.json"))
+    assert packaged["capabilities"] == MANIFEST["capabilities"]
+    static = "extension/bundled/libs/sourcecheck/review/static/"
+    assert {static + "report.js", static + "report.css"} <= names
+
+
+# -- real VS Code
 
 
 def require(path: Path, what: str) -> None:
@@ -37,99 +97,112 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def run_vscode(
-    tmp_path: Path,
-    server_path: str,
-    wait_ms: int = 90000,
-    fixture: Path = FIXTURE,
-    check: Path = CHECK,
-    args: list[str] | None = None,
-    path: str | None = None,
-) -> dict:
-    require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
-    require(VSIX, "the .vsix")
-    code_server = str(CODE_SERVER / "node_modules" / ".bin" / "code-server")
-    config, data, extensions, shots = (
-        tmp_path / "config.yaml",
-        tmp_path / "data",
-        tmp_path / "extensions",
-        tmp_path / "shots",
-    )
-    workspace = tmp_path / "workspace"
-    for folder in (data / "User", extensions, shots, workspace):
-        folder.mkdir(parents=True)
-    shutil.copy(fixture, workspace / fixture.name)
-    port = free_port()
-    config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
-    (data / "User" / "settings.json").write_text(
-        json.dumps(
-            {
-                "sourcecheck.server.path": server_path,
-                "security.workspace.trust.enabled": False,
-                "workbench.startupEditor": "none",
-                "workbench.tips.enabled": False,
-                "telemetry.telemetryLevel": "off",
-                "extensions.autoUpdate": False,
-                "editor.hover.delay": 100,
-            }
+USER_SETTINGS = {
+    "security.workspace.trust.enabled": False,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoUpdate": False,
+    "editor.hover.delay": 100,
+}
+# No sourcecheck on the PATH code-server runs with (the .vsix-alone test needs that); the
+# others name their server by its full path in their folder's settings.
+PATH_WITHOUT_BIN = os.pathsep.join(
+    p for p in os.environ["PATH"].split(os.pathsep) if p and Path(p).resolve() != BIN.resolve()
+)
+
+
+class CodeServer:
+    """code-server with the built .vsix installed, and one headless Chromium beside it.
+
+    Both start once for every VS Code test of a run (:func:`shared_code_server`): each test
+    opens a folder of its own, with its settings in the folder's .vscode/settings.json, in a
+    browser context of its own, so each gets its own window, extension host and language
+    server. Everything lives in a short folder under /tmp (a socket's path has at most 107
+    bytes), HOME and the XDG folders too, removed at the end."""
+
+    def __init__(self, user_settings: dict | None = None, path: str = PATH_WITHOUT_BIN) -> None:
+        require(CODE_SERVER / "node_modules" / ".bin" / "code-server", "code-server")
+        require(CODE_SERVER / "node_modules" / "playwright-core", "playwright-core")
+        require(VSIX, "the .vsix")
+        self.root = Path(tempfile.mkdtemp(prefix="sc-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.folders = 0
+        data = self.root / "data"
+        (data / "User").mkdir(parents=True)
+        (data / "User" / "settings.json").write_text(json.dumps({**USER_SETTINGS, **(user_settings or {})}))
+        config = self.root / "config.yaml"
+        config.write_text(f"bind-addr: 127.0.0.1:{self.port}\nauth: none\ncert: false\n")
+        self.env = {
+            **os.environ,
+            "PATH": path,
+            "HOME": str(self.root / "home"),
+            "TMPDIR": str(self.root),
+            "XDG_RUNTIME_DIR": str(self.root),
+            "XDG_DATA_HOME": str(self.root / "xdg-data"),
+            "XDG_CONFIG_HOME": str(self.root / "xdg-config"),
+            "XDG_CACHE_HOME": str(self.root / "xdg-cache"),
+            "NODE_PATH": str(CODE_SERVER / "node_modules"),
+        }
+        common = [
+            str(CODE_SERVER / "node_modules" / ".bin" / "code-server"),
+            *("--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(self.root / "extensions")),
+        ]
+        began = time.perf_counter()
+        subprocess.run(
+            [*common, "--install-extension", str(VSIX)], check=True, capture_output=True, env=self.env, timeout=120
         )
-    )
-    common = [code_server, "--config", str(config), "--user-data-dir", str(data), "--extensions-dir", str(extensions)]
-    # code-server's IPC and git sockets, and Chromium's: in a short folder of their own (a
-    # socket's path has at most 107 bytes), removed afterwards.
-    sockets = Path(tempfile.mkdtemp(prefix="sc-"))
-    env = {
-        **os.environ,
-        "PATH": path if path is not None else f"{BIN}{os.pathsep}{os.environ['PATH']}",
-        "SOURCECHECK_WAIT_MS": str(wait_ms),
-        "TMPDIR": str(sockets),
-        "XDG_RUNTIME_DIR": str(sockets),
-        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
-        "XDG_CACHE_HOME": str(tmp_path / "xdg-cache"),
-    }
-    subprocess.run([*common, "--install-extension", str(VSIX)], check=True, capture_output=True, env=env, timeout=120)
-    server = subprocess.Popen(
-        [
-            *common,
-            "--auth",
-            "none",
-            "--bind-addr",
-            f"127.0.0.1:{port}",
-            "--disable-telemetry",
-            "--disable-update-check",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
+        self.process = subprocess.Popen(
+            [*common, "--auth", "none", "--bind-addr", f"127.0.0.1:{self.port}"]
+            + ["--disable-telemetry", "--disable-update-check"],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        # Chromium, as a server the drivers connect to (code_server.mjs serve)
+        self.browser = subprocess.Popen(
+            ["node", str(CODE_SERVER_MJS), "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=self.env,
+            cwd=CODE_SERVER,
+            text=True,
+        )
+        assert self.browser.stdout is not None
+        self.ws = json.loads(self.browser.stdout.readline())["ws"]
+        # /healthz answers {"status": "expired"} until a window connects: an answer is enough.
         deadline = time.time() + 60
-        while time.time() < deadline:
+        while True:
             try:
-                if b"alive" in urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read():
-                    break
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=2).read()
+                break
             except OSError:
-                time.sleep(0.3)
-        if args is None:
-            text = FIXTURE.read_text()
-            at = text.index('"the"') + 2
-            before = text[:at]
-            args = [str(before.count("\n") + 1), str(len(before) - before.rfind("\n"))]
-        node_path = str(CODE_SERVER / "node_modules")
+                if time.time() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+        self.started_in = time.perf_counter() - began
+
+    def folder(self, fixture: Path, settings: dict | None = None) -> Path:
+        """A new workspace folder holding ``fixture``, with ``settings`` as its own."""
+        self.folders += 1
+        folder = self.root / "workspaces" / f"w{self.folders}"
+        (folder / ".vscode").mkdir(parents=True)
+        shutil.copy(fixture, folder / fixture.name)
+        (folder / ".vscode" / "settings.json").write_text(json.dumps(settings or {}))
+        return folder
+
+    def drive(self, check: Path, folder: Path, file: str, args: list[str], shots: Path, wait_ms: int) -> dict:
+        """Runs a driver on ``file`` of ``folder``; what it saw, and the file afterwards."""
+        shots.mkdir(parents=True, exist_ok=True)
+        asked = {k: v for k, v in os.environ.items() if k.startswith("SOURCECHECK_")}  # e.g. SOURCECHECK_SUGGEST_AT
+        env = {**self.env, **asked, "SOURCECHECK_WAIT_MS": str(wait_ms), "SOURCECHECK_BROWSER_WS": self.ws}
+        began = time.perf_counter()
         result = subprocess.run(
-            [
-                "node",
-                str(check),
-                f"http://127.0.0.1:{port}",
-                str(workspace),
-                fixture.name,
-                *args,
-                str(shots),
-            ],
+            ["node", str(check), self.url, str(folder), file, *args, str(shots)],
             capture_output=True,
             timeout=400,
-            env={**env, "NODE_PATH": node_path},
+            env=env,
             cwd=CODE_SERVER,
         )
         try:
@@ -139,12 +212,67 @@ def run_vscode(
                 f"the browser script printed no result: {result.stdout[-500:]!r} {result.stderr.decode()[-2000:]}"
             )
         seen["shots"] = str(shots)
-        seen["text"] = (workspace / fixture.name).read_text()  # saved by the script after the fix
+        seen["seconds"] = round(time.perf_counter() - began, 1)
+        seen["text"] = (folder / file).read_text()  # saved by the script, if it edits
+        print(f"{check.name}: {seen['seconds']} s; steps at {seen.get('timings')} ms")
         return seen
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        shutil.rmtree(sockets, ignore_errors=True)
+
+    def stop(self) -> None:
+        if self.browser.stdin is not None:
+            self.browser.stdin.close()
+        for process in (self.browser, self.process):
+            try:
+                process.wait(timeout=20 if process is self.browser else 0)
+            except subprocess.TimeoutExpired:
+                pass
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+CODE_SERVER_MJS = Path(__file__).with_name("code_server.mjs")
+_shared: list[CodeServer] = []
+
+
+def shared_code_server() -> Iterator[CodeServer]:
+    """The body of a session fixture: the one :class:`CodeServer` of the run, started on first
+    use (by this module's tests or test_review_editors.py's), stopped at the end."""
+    if not _shared:
+        _shared.append(CodeServer())
+        print(f"code-server and Chromium started in {_shared[0].started_in:.1f} s")
+    yield _shared[0]
+    while _shared:
+        _shared.pop().stop()
+
+
+@pytest.fixture(scope="session")
+def code_server() -> Iterator[CodeServer]:
+    yield from shared_code_server()
+
+
+def caret_in_the_first_the() -> list[str]:
+    """LINE and COLUMN of a place inside the ambiguous boundary ``"the"`` of the fixture."""
+    text = FIXTURE.read_text()
+    at = text.index('"the"') + 2
+    before = text[:at]
+    return [str(before.count("\n") + 1), str(len(before) - before.rfind("\n"))]
+
+
+def run_vscode(
+    code_server: CodeServer,
+    tmp_path: Path,
+    server_path: str,
+    wait_ms: int = 90000,
+    fixture: Path = FIXTURE,
+    check: Path = CHECK,
+    args: list[str] | None = None,
+) -> dict:
+    """Drives VS Code with ``check`` on a folder of its own holding ``fixture``, whose
+    settings name ``server_path`` as the server (empty: the server bundled in the .vsix)."""
+    folder = code_server.folder(fixture, {"sourcecheck.server.path": server_path})
+    args = caret_in_the_first_the() if args is None else args
+    return code_server.drive(check, folder, fixture.name, args, tmp_path / "shots", wait_ms)
 
 
 def assert_works(seen: dict) -> None:
@@ -161,28 +289,32 @@ def assert_works(seen: dict) -> None:
     assert '"the the"' in seen["text"]
 
 
-def test_vscode_shows_problems_hover_and_applies_the_quick_fix(tmp_path):
-    seen = run_vscode(tmp_path, str(BIN / "sourcecheck-ls"))
+@pytest.mark.editor
+def test_vscode_shows_problems_hover_and_applies_the_quick_fix(code_server, tmp_path):
+    seen = run_vscode(code_server, tmp_path, str(BIN / "sourcecheck-ls"))
     assert_works(seen)
     keep = os.environ.get("SOURCECHECK_SCREENSHOTS")
     if keep:
         shutil.copytree(seen["shots"], keep, dirs_exist_ok=True)
 
 
-def test_the_vscode_check_fails_when_the_server_is_broken(tmp_path):
+@pytest.mark.editor
+def test_the_vscode_check_fails_when_the_server_is_broken(code_server, tmp_path):
     fake = tmp_path / "broken-ls"
     fake.write_text("#!/bin/sh\nexit 3\n")
     fake.chmod(0o755)
-    seen = run_vscode(tmp_path, str(fake), wait_ms=20000)
+    seen = run_vscode(code_server, tmp_path, str(fake), wait_ms=20000)
     with pytest.raises(AssertionError):
         assert_works(seen)
+    assert "the server did not start: " in seen["error"], seen["error"]  # said at once, not after the wait
 
 
 ARTICLE = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
 VIEW_CHECK = Path(__file__).with_name("vscode_view_check.mjs")
 
 
-def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tmp_path, monkeypatch):
+@pytest.mark.editor
+def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(code_server, tmp_path, monkeypatch):
     """The writer's loop in real VS Code: SourceCheck: Open Document View, pick a document,
     select a span of its text, choose "Cite … as a source that supports …"; the session
     file gets a source that resolves to exactly that span."""
@@ -192,6 +324,7 @@ def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tm
     before = text[:at]
     monkeypatch.setenv("SOURCECHECK_SUGGEST_AT", f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}")
     seen = run_vscode(
+        code_server,
         tmp_path,
         str(BIN / "sourcecheck-ls"),
         fixture=ARTICLE,
@@ -211,13 +344,41 @@ def test_a_document_view_opens_from_the_picker_and_a_selection_in_it_is_cited(tm
     assert analysis.exit_code == Analysis(ARTICLE.read_text()).exit_code
 
 
-def test_the_vsix_alone_gives_diagnostics_hover_and_the_fix(tmp_path):
+@pytest.mark.editor
+def test_the_vsix_alone_gives_diagnostics_hover_and_the_fix(code_server, tmp_path):
     """No sourcecheck installed anywhere but the .vsix: the extension runs the server it
-    carries (bundled/libs) with the python3 on PATH, which has no sourcecheck of its own."""
-    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if Path(p).resolve() != BIN.resolve())
-    probe = subprocess.run(
-        ["python3", "-c", "import sourcecheck"], env={**os.environ, "PATH": path}, capture_output=True
-    )
+    carries (bundled/libs) with the python3 on the PATH code-server runs with, which has no
+    sourcecheck of its own."""
+    probe = subprocess.run(["python3", "-c", "import sourcecheck"], env=code_server.env, capture_output=True)
     assert probe.returncode != 0, "the python3 on PATH has sourcecheck: the test would prove nothing"
-    seen = run_vscode(tmp_path, "", path=path)
+    seen = run_vscode(code_server, tmp_path, "")
+    assert_works(seen)
+
+
+@pytest.mark.editor
+def test_in_a_workspace_not_trusted_its_settings_cannot_choose_what_runs(tmp_path):
+    """Workspace trust on, and the folder never trusted (Restricted Mode). Its
+    .vscode/settings.json names a server and a Python that would leave a mark if they were
+    run; the extension runs the server the .vsix carries, with the python3 on PATH, as the
+    user's settings (none) say, and the session is checked as in any workspace."""
+    marks = tmp_path / "ran.txt"
+    planted = {}
+    for name in ("server.path", "interpreter"):
+        script = tmp_path / f"planted-{name}"
+        script.write_text(f'#!/bin/sh\necho "{name} $*" >> "{marks}"\nexit 3\n')
+        script.chmod(0o755)
+        planted[f"sourcecheck.{name}"] = str(script)
+    trust = {
+        "security.workspace.trust.enabled": True,
+        "security.workspace.trust.startupPrompt": "never",
+        "security.workspace.trust.banner": "always",
+    }
+    untrusted = CodeServer(user_settings=trust)
+    try:
+        folder = untrusted.folder(FIXTURE, planted)
+        seen = untrusted.drive(CHECK, folder, FIXTURE.name, caret_in_the_first_the(), tmp_path / "shots", 90000)
+    finally:
+        untrusted.stop()
+    assert seen["restricted"] is True, "the workspace was trusted: the test would prove nothing"
+    assert not marks.exists(), marks.read_text()
     assert_works(seen)

@@ -1,24 +1,30 @@
 // Drives real VS Code (code-server in headless Chromium) through a SourceCheck session:
 // opens the file, reads the Problems panel, hovers the ambiguous boundary, applies the
-// first quick fix and waits for the problem to go. Prints what it saw as JSON.
+// first quick fix, waits for the problem to go and saves. Prints what it saw as JSON, with
+// the time each step was done at (timings).
 // Usage: node vscode_check.mjs URL FOLDER FILE LINE COLUMN SHOTS_DIR
-import { command as palette, openWorkbench } from "./code_server.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { clock, command, fileWhen, goTo, openWorkbench, save } from "./code_server.mjs";
 
 const [url, folder, file, line, column, shots] = process.argv.slice(2);
 const wait = Number(process.env.SOURCECHECK_WAIT_MS ?? 90000);
-const seen = { problems: "", hover: "", actions: [], fixedProblems: "", error: null };
-const { browser, page, opened } = await openWorkbench(url, folder, file);
+const { timings, mark } = clock();
+const seen = { problems: "", hover: "", actions: [], fixedProblems: "", restricted: false, error: null, timings };
+const { page, opened, close } = await openWorkbench(url, folder, file, mark);
+const path = join(folder, file);
+const before = readFileSync(path, "utf-8");
 
-async function command(name) {
-  await palette(page, name, 400);
-}
-
-async function goTo(lineNumber, col) {
-  await command("Go to Line/Column");
-  await page.waitForTimeout(300);
-  await page.keyboard.type(`${lineNumber}:${col}`);
-  await page.keyboard.press("Enter");
-}
+const problemsHave = (text) => page.waitForFunction((t) => (document.querySelector(".markers-panel")?.textContent ?? "").includes(t), text, { timeout: wait });
+/** Rejects once VS Code says the extension could not start its server (no use waiting on). */
+const serverFailed = () =>
+  page
+    .waitForFunction(
+      () => [...document.querySelectorAll(".notification-toast")].find((n) => n.textContent.includes("SourceCheck"))?.querySelector(".notification-list-item-message")?.textContent,
+      null,
+      { timeout: wait + 1000 },
+    )
+    .then(async (found) => { throw new Error(`the server did not start: ${await found.jsonValue()}`); });
 
 async function panelText() {
   return (await page.locator(".markers-panel").first().innerText().catch(() => "")) || "";
@@ -26,38 +32,42 @@ async function panelText() {
 
 try {
   await opened;
+  seen.restricted = await page.evaluate(() => document.body.innerText.includes("Restricted Mode"));
 
-  await command("View: Show Problems");
-  await page.waitForFunction(() => (document.querySelector(".markers-panel")?.textContent ?? "").includes("boundary-ambiguous"), null, { timeout: wait });
-  await page.waitForTimeout(500);
+  await command(page, "Problems: Focus on Problems View");
+  await Promise.race([problemsHave("boundary-ambiguous"), serverFailed()]);
   seen.problems = await panelText();
+  mark("problems");
   await page.screenshot({ path: `${shots}/problems.png` });
 
-  await command("View: Focus Active Editor Group");
-  await goTo(line, column);
-  await command("Show or Focus Hover");
-  await page.waitForSelector(".monaco-hover .hover-contents, .monaco-hover .rendered-markdown", { timeout: 30000 });
+  await command(page, "View: Focus Active Editor Group");
+  await goTo(page, line, column);
+  await command(page, "Show or Focus Hover");
   await page.waitForFunction(() => [...document.querySelectorAll(".monaco-hover")].some((h) => h.textContent.includes("does not resolve")), null, { timeout: 30000 });
   seen.hover = await page.evaluate(() => [...document.querySelectorAll(".monaco-hover")].map((h) => h.innerText).join("\n"));
+  mark("hover");
   await page.screenshot({ path: `${shots}/hover.png` });
   await page.keyboard.press("Escape");
 
-  await command("View: Focus Active Editor Group");
-  await goTo(line, column);
-  await command("Quick Fix...");
+  await goTo(page, line, column);
+  await command(page, "Quick Fix...");
   await page.waitForSelector(".action-widget .monaco-list-row", { timeout: 30000 });
   seen.actions = await page.evaluate(() => [...document.querySelectorAll(".action-widget .monaco-list-row")].map((r) => r.innerText.trim()).filter(Boolean));
+  mark("actions");
   await page.screenshot({ path: `${shots}/quickfix.png` });
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => !(document.querySelector(".markers-panel")?.textContent ?? "").includes("boundary-ambiguous"), null, { timeout: 30000 });
   seen.fixedProblems = await panelText();
-  await command("View: Focus Active Editor Group");
-  await command("File: Save");
-  await page.waitForTimeout(1500);
+  mark("fixed");
+  // VS Code may save a file a fix changed by itself (files.refactoring.autoSave): saved
+  // here in case it does not, and done once the fix is on disk.
+  await save(page);
+  await fileWhen(page, path, (text) => text !== before, "the fix is not saved");
+  mark("saved");
   await page.screenshot({ path: `${shots}/fixed.png` });
 } catch (error) {
   seen.error = String(error);
   await page.screenshot({ path: `${shots}/error.png` }).catch(() => undefined);
 }
-await browser.close();
+await close();
 process.stdout.write(JSON.stringify(seen));

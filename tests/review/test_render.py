@@ -15,17 +15,17 @@ from bench.sessiongen import generate_sized
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.display import visible
 from sourcecheck.core.verdicts import VERDICTS, percent
-from sourcecheck.review import render
-from sourcecheck.review.model import UNCITED, build
-from sourcecheck.review.page import CSP, json_for_script
-from sourcecheck.review.script import HIDDEN_CLASS, SCRIPT
-from sourcecheck.review.style import STYLE
+from sourcecheck.review import assets, render
+from sourcecheck.review.model import HIDDEN_CLASS, UNCITED, build
+from sourcecheck.review.page import json_for_script
 from tests.review.hostile import ARTICLE_PATH, NAME, RLO, SOURCE_PATH, hostile_session, hostile_text
 from tests.support.helpers import analyze, claim, session, source
 
 ROOT = Path(__file__).resolve().parents[2]
 ORBIT = ROOT / "fixtures" / "orbit-article.sourcecheck.json"
 HIDDEN = re.compile(f"[{HIDDEN_CLASS}]")
+SCRIPT = assets.script().text
+STYLE = assets.style().text
 
 
 class Page(HTMLParser):
@@ -73,7 +73,7 @@ def test_the_page_is_self_contained_and_its_policy_allows_only_its_own_style_and
     _, html = hostile
     page = Page(html)
     (policy,) = [a["content"] for t, a in page.elements if t == "meta" and a.get("http-equiv")]
-    assert policy == CSP
+    assert policy == assets.csp()
     assert "default-src 'none'" in policy and "connect-src" not in policy and "unsafe" not in policy
     assert policy.count("'sha256-") == 2
     for tag, attributes in page.elements:
@@ -288,7 +288,7 @@ def test_the_script_parses_and_its_class_tells_lone_surrogates_from_pairs(tmp_pa
     subprocess.run(["node", "--check", str(script)], check=True, capture_output=True)
     probe = tmp_path / "probe.js"
     probe.write_text(
-        f"const H = /[{HIDDEN_CLASS}]/gu;\n"
+        f"const H = new RegExp({json.dumps('[' + HIDDEN_CLASS + ']')}, 'gu');\n"
         r'const cases = ["\ud800", "\ud83d\ude80", "\u202e", "a\ud83d", "\t", "\r", "\u2028", "plain"];'
         "\nconsole.log(JSON.stringify(cases.map((s) => (s.match(H) || []).length)));\n",
         encoding="utf-8",

@@ -41,3 +41,32 @@ async def test_the_server_answers_sourcecheck_review(editor, client):
     assert '"editor":true' in html
     editor.open("file:///x/package.json", '{"name": "x"}')
     assert await client.protocol.send_request_async("sourcecheck/review", {"uri": "file:///x/package.json"}) is None
+
+
+async def test_other_requests_are_answered_while_a_big_session_is_reviewed(editor, client):
+    """The review of a big session takes seconds: it is made off the server's event loop, so
+    a hover asked for after it is answered first (before, it waited for the whole page)."""
+    import asyncio
+
+    from bench.sessiongen import generate_sized, parse_size
+
+    text = generate_sized(parse_size("3M"), 6000, seed=3).text()
+    uri = "file:///big-review.sourcecheck.json"
+    editor.open(uri, text)
+    await editor.diagnostics(uri)  # analysed
+    done: list[str] = []
+
+    async def review() -> None:
+        await client.protocol.send_request_async("sourcecheck/review", {"uri": uri})
+        done.append("review")
+
+    async def hover() -> None:
+        await asyncio.sleep(0.05)  # the review's request goes first
+        await editor.hover(uri, text.index('"path"') + 2)
+        done.append("hover")
+
+    await asyncio.gather(review(), hover())
+    assert done == ["hover", "review"]
+    again = asyncio.get_running_loop().time()
+    await client.protocol.send_request_async("sourcecheck/review", {"uri": uri})
+    assert asyncio.get_running_loop().time() - again < 1.0  # the same version's page, kept

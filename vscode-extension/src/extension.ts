@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import { bundledLibs, candidates, chooseInterpreter, onInterpreterChange } from "./python";
 import { CodeAction, CodeActionRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { Reviews, showReferences } from "./review";
+import { EXECUTED, executable, setByWorkspace } from "./settings";
 
 /** The URI scheme of the server's document views (a document of a session shown as text). */
 const VIEW_SCHEME = "sourcecheck";
@@ -70,9 +71,15 @@ function realPath(path: string): string {
   }
 }
 
-/** The command that starts the server, or a message saying how to get one. */
-export async function findServer(config: vscode.WorkspaceConfiguration, libs?: string): Promise<ServerCommand | string> {
-  const path = (config.get<string>("server.path") ?? "").trim();
+/** The command that starts the server, or a message saying how to get one. In a workspace
+ * not trusted, the workspace's sourcecheck.server.path and sourcecheck.interpreter are not
+ * read (settings.ts): a folder's settings must not choose what runs. */
+export async function findServer(
+  config: vscode.WorkspaceConfiguration,
+  libs?: string,
+  trusted: boolean = vscode.workspace.isTrusted,
+): Promise<ServerCommand | string> {
+  const path = executable(config, "server.path", trusted);
   if (path) {
     const resolved = isAbsolute(path) ? path : onPath(path);
     if (!resolved) {
@@ -82,12 +89,12 @@ export async function findServer(config: vscode.WorkspaceConfiguration, libs?: s
   }
   if (libs) {
     // The server bundled in the extension: any Python 3.11+ runs it, nothing else installed.
-    const chosen = await chooseInterpreter(await candidates(config, onPath));
+    const chosen = await chooseInterpreter(await candidates(executable(config, "interpreter", trusted), onPath));
     if (typeof chosen === "string") return chosen;
     const env = { PYTHONPATH: [libs, process.env.PYTHONPATH].filter(Boolean).join(delimiter) };
     return { command: chosen.path, args: ["-m", "sourcecheck.lsp"], origin: `the bundled server, run by ${chosen.origin}`, env };
   }
-  const interpreter = (config.get<string>("interpreter") ?? "").trim();
+  const interpreter = executable(config, "interpreter", trusted);
   if (interpreter) {
     if (!(await canImport(interpreter))) {
       return `The Python in sourcecheck.interpreter (${interpreter}) cannot import sourcecheck. Install it there with: ${interpreter} -m pip install sourcecheck`;
@@ -164,7 +171,8 @@ async function startServer(): Promise<void> {
     reportFailure(found);
     return;
   }
-  output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin})`);
+  const restricted = vscode.workspace.isTrusted ? "" : "; the workspace is not trusted: its own sourcecheck.server.path and sourcecheck.interpreter are ignored";
+  output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin}${restricted})`);
   const serverOptions: ServerOptions = {
     run: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
     debug: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
@@ -311,6 +319,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.languages.onDidChangeDiagnostics((event) => {
       const active = vscode.window.activeTextEditor?.document.uri.toString();
       if (active && event.uris.some((uri) => uri.toString() === active)) void refreshSummary();
+    }),
+    // Trust granted: the workspace's own server.path / interpreter now apply.
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      const config = vscode.workspace.getConfiguration("sourcecheck");
+      if (EXECUTED.some((key) => setByWorkspace(config, key))) await vscode.commands.executeCommand("sourcecheck.restartServer");
     }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration("sourcecheck.server.path") || event.affectsConfiguration("sourcecheck.interpreter")) {

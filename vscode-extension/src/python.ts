@@ -50,10 +50,10 @@ export async function pythonExtension(): Promise<PythonExtension | undefined> {
   }
 }
 
-/** The interpreters to try, in order, each with where it came from. */
-export async function candidates(config: vscode.WorkspaceConfiguration, onPath: (name: string) => string | undefined): Promise<Interpreter[]> {
+/** The interpreters to try, in order, each with where it came from. `configured` is
+ * sourcecheck.interpreter as it applies (the workspace's value only in a trusted workspace). */
+export async function candidates(configured: string, onPath: (name: string) => string | undefined): Promise<Interpreter[]> {
   const found: Interpreter[] = [];
-  const configured = (config.get<string>("interpreter") ?? "").trim();
   if (configured) found.push({ path: configured, origin: "sourcecheck.interpreter" });
   const python = await pythonExtension();
   if (python) {

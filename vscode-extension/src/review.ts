@@ -10,14 +10,19 @@
 //
 // A claim in the report carries data-line (its annotation's 1-based line in the session
 // file); clicking it posts {type: "reveal", line}: the session's editor shows that line.
+//
+// When to ask again (schedule.ts): after a pause in typing that grows with how long the last
+// review took, only while the panel is visible, one request at a time (a newer one cancels
+// the older with the LSP cancellation token).
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { ReviewScheduler } from "./schedule";
 
 const REVIEW_REQUEST = "sourcecheck/review";
 const VIEW_SCHEME = "sourcecheck";
-/** How long typing must pause before the report is asked for again. */
-const DEBOUNCE_MS = 400;
+/** JSON-RPC's error code for a request the client cancelled. */
+const REQUEST_CANCELLED = -32800;
 
 interface ReviewAnswer {
   html: string;
@@ -60,6 +65,8 @@ export function webviewHtml(html: string, scrollX = 0, scrollY = 0): string {
   return `<!DOCTYPE html><html><head>${head}</head><body>${html}</body></html>`;
 }
 
+class NotRunning extends Error {}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -79,9 +86,7 @@ export function sessionOf(uri: vscode.Uri): vscode.Uri {
 
 class ReviewPanel {
   readonly panel: vscode.WebviewPanel;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private asked = 0;
-  private shown = 0;
+  readonly scheduler: ReviewScheduler<ReviewAnswer | null, vscode.CancellationToken>;
   private html = "";
   private scroll = { x: 0, y: 0 };
   private readonly disposables: vscode.Disposable[] = [];
@@ -98,13 +103,24 @@ class ReviewPanel {
       { enableScripts: true, localResourceRoots: [], enableFindWidget: true },
     );
     this.panel.webview.html = webviewHtml("<p>Asking the SourceCheck server for the review…</p>");
+    this.scheduler = new ReviewScheduler({
+      ask: (token) => this.ask(token),
+      show: (answer) => this.show(answer),
+      failed: (error) => this.failed(error),
+      visible: () => this.panel.visible,
+      cancellation: () => new vscode.CancellationTokenSource(),
+    });
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
       this.panel.onDidDispose(() => this.dispose()),
-      // A hidden webview is made again from its html when shown: let that html hold the
-      // latest scroll position.
       this.panel.onDidChangeViewState(() => {
-        if (!this.panel.visible && this.html) this.panel.webview.html = webviewHtml(this.html, this.scroll.x, this.scroll.y);
+        if (this.panel.visible) {
+          void this.scheduler.shown(); // edits made while it was hidden
+        } else if (this.html) {
+          // A hidden webview is made again from its html when shown: let that html hold
+          // the latest scroll position.
+          this.panel.webview.html = webviewHtml(this.html, this.scroll.x, this.scroll.y);
+        }
       }),
     );
   }
@@ -113,38 +129,42 @@ class ReviewPanel {
     return this.session.toString();
   }
 
-  /** Ask for the report again after DEBOUNCE_MS without another call. */
+  /** The session changed: ask again after the pause (when the panel is visible). */
   schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.update(), DEBOUNCE_MS);
+    this.scheduler.changed();
   }
 
-  /** Ask for the report now and show it, unless a newer answer was shown already. */
-  async update(): Promise<void> {
-    clearTimeout(this.timer);
+  /** Ask for the report now (an older request in flight is cancelled) and show it. */
+  update(): Promise<void> {
+    return this.scheduler.update();
+  }
+
+  private ask(token: vscode.CancellationToken): Promise<ReviewAnswer | null> {
     const client = this.reviews.client();
-    if (!client) {
-      if (!this.html) this.panel.webview.html = webviewHtml("<p>The SourceCheck server is not running (see SourceCheck: Show Output).</p>");
-      return;
-    }
-    const asked = ++this.asked;
-    let answer: ReviewAnswer | null;
-    try {
-      answer = await client.sendRequest<ReviewAnswer | null>(REVIEW_REQUEST, { uri: this.key });
-    } catch (error) {
-      this.reviews.log(`review of ${this.key} failed: ${String(error)}`);
-      if (!this.html && !this.reviews.disposed(this)) {
-        // Nothing shown yet: say why instead of waiting forever.
-        this.panel.webview.html = webviewHtml(`<p>The SourceCheck server gave no review: ${escapeHtml(String(error))}</p>`);
-      }
-      return;
-    }
-    if (this.reviews.disposed(this) || asked < this.shown) return;
-    this.shown = asked;
+    if (!client) return Promise.reject(new NotRunning());
+    return client.sendRequest<ReviewAnswer | null>(REVIEW_REQUEST, { uri: this.key }, token);
+  }
+
+  private show(answer: ReviewAnswer | null): void {
+    if (this.reviews.disposed(this)) return;
     const html = answer && typeof answer.html === "string" ? answer.html : "<p>This file is not a SourceCheck session.</p>";
     if (html === this.html) return;
     this.html = html;
     this.panel.webview.html = webviewHtml(html, this.scroll.x, this.scroll.y);
+  }
+
+  private failed(error: unknown): void {
+    if (this.reviews.disposed(this)) return;
+    if (error instanceof NotRunning) {
+      if (!this.html) this.panel.webview.html = webviewHtml("<p>The SourceCheck server is not running (see SourceCheck: Show Output).</p>");
+      return;
+    }
+    if ((error as { code?: unknown } | undefined)?.code === REQUEST_CANCELLED) return;
+    this.reviews.log(`review of ${this.key} failed: ${String(error)}`);
+    if (!this.html) {
+      // Nothing shown yet: say why instead of waiting forever.
+      this.panel.webview.html = webviewHtml(`<p>The SourceCheck server gave no review: ${escapeHtml(String(error))}</p>`);
+    }
   }
 
   private onMessage(message: unknown): void {
@@ -173,7 +193,7 @@ class ReviewPanel {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.scheduler.dispose();
     this.reviews.forget(this);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

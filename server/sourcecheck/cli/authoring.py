@@ -30,7 +30,7 @@ from typing import Any
 from .. import disk
 from ..core import resync
 from ..core.analysis import Analysis
-from ..core.display import shorten, visible
+from ..core.display import json_visible, shorten, visible
 from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
 from ..core.session import Document, Ref, pointer
 from ..core.syntax import escape_lone_surrogates
@@ -145,7 +145,7 @@ def run_new(args: argparse.Namespace) -> int:
         if change:
             notes.append(f"sourcecheck: {shown_name(given)}: {change}")
     notes += unreachable_notes(files, output)
-    text = escape_lone_surrogates(json.dumps({"documents": documents, "annotations": []}, ensure_ascii=False, indent=2))
+    text = dump_json({"documents": documents, "annotations": []})
     for note in notes:
         sys.stderr.write(note + "\n")
     if output is None:
@@ -406,7 +406,7 @@ def read_files(session: Any, max_size_mb: int) -> dict[str, resync.FileState]:
 
 
 def dump_json(value: Any) -> str:
-    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2))
+    return json_visible(escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2)))
 
 
 def run_sync(args: argparse.Namespace) -> int:

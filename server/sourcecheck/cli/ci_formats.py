@@ -32,7 +32,9 @@ SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HI
 
 
 def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Text for a workflow command: invisible and reordering characters escaped (visible()),
+    then what the command syntax takes for its own."""
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _github_property(text: str) -> str:
@@ -66,7 +68,7 @@ def github_summary(name: str, analysis: Analysis, line: int | None = None) -> li
         return []
     at = f",line={line}" if line is not None else ""
     props = f"file={_github_property(name)}{at},title={_github_property(VERDICTS_TITLE)}"
-    return [f"::notice {props}::{_github_data(visible(summary.line()))}"]
+    return [f"::notice {props}::{_github_data(summary.line())}"]
 
 
 def github_unreadable(name: str, reason: str, line: int | None = None) -> str:
@@ -118,7 +120,7 @@ def sarif_results(
             {
                 "ruleId": UNREADABLE,
                 "level": "error",
-                "message": {"text": f"{shown}: {unreadable}"},
+                "message": {"text": visible(f"{shown}: {unreadable}")},
                 "locations": [
                     {"physicalLocation": {"artifactLocation": artifact_location(name), "region": {"startLine": first}}}
                 ],
@@ -132,7 +134,7 @@ def sarif_results(
             {
                 "ruleId": finding.code,
                 "level": SARIF_LEVEL[finding.severity],
-                "message": {"text": finding.message},
+                "message": {"text": visible(finding.message)},
                 "locations": [
                     {
                         "physicalLocation": {

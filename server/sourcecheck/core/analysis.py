@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from .display import visible
 from .incremental import CheckMemo, Derivation, Edit, reparse, with_splice
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, check, exit_code
@@ -420,8 +421,8 @@ class Analysis:
                 Finding(
                     "duplicate-key",
                     SEVERITY["duplicate-key"],
-                    f"the key `{dup.key.value}` appears twice in this object; the last one wins, so the earlier "
-                    f"value{where} is ignored. Remove one",
+                    f"the key `{visible(dup.key.value)}` appears twice in this object; the last one wins, so the "
+                    f"earlier value{where} is ignored. Remove one",
                     dup.path,
                     None,
                     (target.start, target.end),

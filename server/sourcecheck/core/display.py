@@ -1,8 +1,11 @@
 """Showing untrusted document text safely: nothing invisible, nothing that reorders text.
 
-Document text reaches terminals, hovers and hints. Control characters could move a
-terminal's cursor; bidirectional overrides (U+202E) could make a span read as something
-it is not; lone surrogates cannot even be encoded. All of them are shown as escapes.
+Document text, file names, paths and keys reach terminals, CI annotations, SARIF viewers,
+hovers, hints, the outline and the report. Control characters could move a terminal's
+cursor or set its title; bidirectional overrides (U+202E) could make a span read as
+something it is not; zero-width and tag characters (U+E0000 to U+E007F) can carry text no
+reader sees; lone surrogates cannot even be encoded. :func:`visible` is the one function
+every output passes such text through: all of them are shown as escapes.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ import re
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _HIDDEN = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 and C1 controls but tab, LF
-    "\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"  # bidi marks, zero widths, separators
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0"  # soft hyphen, fillers, invisibles
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"  # bidi marks, zero widths, separators
     "\ud800-\udfff"  # lone surrogates
+    "\U000e0000-\U000e007f"  # tags (invisible; they can spell text no reader sees)
 )
+HIDDEN_CHARACTERS = _HIDDEN
+"""What :func:`visible` escapes, as the body of a regular expression's character class."""
 _ESCAPE_ONE_LINE = re.compile(f"[{_HIDDEN}\\n\\r\\t]")
 _ESCAPE_KEEP_LINES = re.compile(f"[{_HIDDEN}\\r]")
 
@@ -24,7 +31,9 @@ def _escape(match: re.Match[str]) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str, *, keep_newlines: bool = False) -> str:
@@ -38,3 +47,22 @@ def shorten(text: str, width: int) -> str:
     if width <= 0 or len(text) <= width:
         return text
     return text[: max(width - 1, 0)] + "…"
+
+
+_HIDDEN_ANYWHERE = re.compile(f"[{_HIDDEN}\u2028\u2029]")
+
+
+def json_escape(match: re.Match[str]) -> str:
+    """The matched character as a JSON ``\\u`` escape (an astral one as its surrogate pair)."""
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_visible(text: str) -> str:
+    """JSON text with every character :func:`visible` escapes written as a ``\\u`` escape: the
+    same JSON value, safe to show in a terminal (in JSON such a character can only be inside a
+    string, where an escape means the character itself)."""
+    return _HIDDEN_ANYWHERE.sub(json_escape, text)

@@ -8,12 +8,15 @@ cannot be known, so there is one extension per occurrence that can be made uniqu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .rules import occurrences
 from .session import Boundary, Ref
 
+MAX_EXTENSION = 400
+"""Characters a boundary is extended by at most to make it unique (each longer string is
+counted on the whole line: past this, a line of repeats would cost its length squared)."""
 WORD_SLACK = 12
 """How many characters longer than the shortest unique string a word-boundary stop may be:
 a boundary that stops inside a word ("with s", "the e") reads as noise, so the current word
@@ -45,34 +48,56 @@ def _word_start(line: str, at: int) -> bool:
 
 
 def _unique(line: str, text: str) -> bool:
-    return occurrences(line, text)[1] == 1
+    """Whether ``text`` occurs exactly once on ``line`` (two scans in C at most)."""
+    first = line.find(text)
+    return first >= 0 and line.find(text, first + 1) < 0
+
+
+def _shortest(lengths: range, unique: Callable[[int], bool]) -> int | None:
+    """The first of ``lengths`` (increasing) for which ``unique`` holds, searched by halving:
+    a longer string holding a unique one is unique too (it occurs no more often)."""
+    low, high = 0, len(lengths)
+    if high == 0 or not unique(lengths[-1]):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if unique(lengths[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return lengths[low]
 
 
 def extend_right(line: str, column: int, length: int) -> str | None:
-    """The shortest string starting at ``column``, at least ``length`` long, unique on ``line``.
+    """The shortest string starting at ``column``, at least ``length`` long (and at most
+    :data:`MAX_EXTENSION` longer), unique on ``line``.
 
     The current word is finished (a stop at its end) when that costs at most WORD_SLACK
     characters more.
     """
-    for end in range(column + length, len(line) + 1):
-        if _unique(line, line[column:end]):
-            for nicer in range(end, min(end + WORD_SLACK, len(line)) + 1):
-                if _word_end(line, nicer):
-                    return line[column:nicer]
-            return line[column:end]
-    return None
+    lengths = range(column + length, min(len(line), column + length + MAX_EXTENSION) + 1)
+    end = _shortest(lengths, lambda stop: _unique(line, line[column:stop]))
+    if end is None:
+        return None
+    for nicer in range(end, min(end + WORD_SLACK, len(line)) + 1):
+        if _word_end(line, nicer):
+            return line[column:nicer]
+    return line[column:end]
 
 
 def extend_left(line: str, end: int, length: int) -> str | None:
-    """The shortest string ending at ``end`` (exclusive), at least ``length`` long, unique on
-    ``line``; it starts at the start of its word when that costs at most WORD_SLACK more."""
-    for start in range(end - length, -1, -1):
-        if _unique(line, line[start:end]):
-            for nicer in range(start, max(start - WORD_SLACK, 0) - 1, -1):
-                if _word_start(line, nicer):
-                    return line[nicer:end]
-            return line[start:end]
-    return None
+    """The shortest string ending at ``end`` (exclusive), at least ``length`` long (and at most
+    :data:`MAX_EXTENSION` longer), unique on ``line``; it starts at the start of its word when
+    that costs at most WORD_SLACK more."""
+    sizes = range(length, min(end, length + MAX_EXTENSION) + 1)
+    size = _shortest(sizes, lambda size: _unique(line, line[end - size : end]))
+    if size is None:
+        return None
+    start = end - size
+    for nicer in range(start, max(start - WORD_SLACK, 0) - 1, -1):
+        if _word_start(line, nicer):
+            return line[nicer:end]
+    return line[start:end]
 
 
 def extensions(ref: Ref, side: str) -> list[Extension]:
@@ -144,21 +169,32 @@ def preferred(found: list[Extension]) -> Extension | None:
 
 
 MAX_CANDIDATES = 2000
+MAX_SCANNED = 20_000
+"""Characters of a line whose words completion makes boundaries of: on a longer line, the words
+of its first stretch."""
+MAX_TRIED = 600
+"""Words completion tries to make a boundary of on one line (each a few scans of the line)."""
 
 
 def boundary_candidates(line: str, side: str) -> list[tuple[str, int]]:
     """(string, column) for every shortest boundary unique on ``line`` that starts a word
-    (for ``start``) or ends one (for ``end``), in line order: what completion offers."""
+    (for ``start``) or ends one (for ``end``), in line order: what completion offers (for the
+    words of the line's first :data:`MAX_SCANNED` characters)."""
     found: dict[str, int] = {}
-    for i, ch in enumerate(line):
+    tried = 0
+    for i, ch in enumerate(line[:MAX_SCANNED]):
+        if tried >= MAX_TRIED:
+            break
         if side == "start":
             if _is_word(ch) and (i == 0 or not _is_word(line[i - 1])):
+                tried += 1
                 text = extend_right(line, i, 1)
                 if text is not None:
                     found.setdefault(text, i)
         else:
             end = i + 1
             if _is_word(ch) and (end == len(line) or not _is_word(line[end])):
+                tried += 1
                 text = extend_left(line, end, 1)
                 if text is not None:
                     found.setdefault(text, end - len(text))

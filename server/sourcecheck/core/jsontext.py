@@ -3,8 +3,11 @@
 The text is what ``json.dumps(value, ensure_ascii=False, indent=2)`` writes (``indent``)
 or ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` (one line, for JSON
 Lines), each lone surrogate then written as a ``\\uXXXX`` escape (UTF-8 cannot hold it),
-as UTF-8 bytes. orjson writes the same bytes for every value but three kinds, which go to
-``json`` instead:
+and every invisible or reordering character too (``display.json_visible``: the same value,
+safe in a terminal), as UTF-8 bytes. Such a character is looked for in orjson's bytes
+(:data:`HIDDEN_BYTES`, the same characters in UTF-8, a test checks every one); the rare
+text holding one is escaped as ``json_visible`` escapes it. orjson writes the same bytes
+for every value but three kinds, which go to ``json`` instead:
 
 * a float that is not finite (orjson writes ``null``, ``json`` ``NaN``) or whose size is
   below 1e-4 but not 0 (orjson ``1e-7`` or ``0.00001``, ``json`` ``1e-07`` and ``1e-05``):
@@ -20,10 +23,23 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
+from .display import json_visible
 from .syntax import escape_lone_surrogates
+
+HIDDEN_BYTES = re.compile(
+    b"[\\x00-\\x08\\x0b-\\x1f\\x7f]"  # C0 controls but tab and LF, DEL
+    b"|\\xc2[\\x80-\\x9f\\xad]"  # C1 controls, soft hyphen
+    b"|\\xcd\\x8f|\\xd8\\x9c|\\xe1\\x85[\\x9f\\xa0]|\\xe1\\x9e[\\xb4\\xb5]|\\xe1\\xa0\\x8e"  # invisibles, fillers
+    b"|\\xe3\\x85\\xa4|\\xef\\xbe\\xa0"  # Hangul fillers
+    b"|\\xe2\\x80[\\x8b-\\x8f\\xa8-\\xae]|\\xe2\\x81[\\xa0-\\xaf]"  # zero widths, bidi, separators
+    b"|\\xef\\xbb\\xbf|\\xef\\xbf[\\xb9-\\xbb]"  # byte order mark, annotation characters
+    b"|\\xf3\\xa0[\\x80\\x81][\\x80-\\xbf]"  # tags, U+E0000 to U+E007F
+)
+"""The characters ``display.json_visible`` escapes, in UTF-8 (lone surrogates have none)."""
 
 _orjson_dumps: Callable[..., bytes] | None
 _orjson_loads: Callable[[bytes], Any] | None
@@ -74,9 +90,13 @@ def dumps(value: Any, indent: bool = True, floats_plain: bool = False) -> bytes:
     :func:`plain_float` (the value is not searched for others)."""
     if _orjson_dumps is not None and (floats_plain or plain_floats(value)):
         try:
-            return _orjson_dumps(value, option=OPT_INDENT_2 if indent else 0)
+            data = _orjson_dumps(value, option=OPT_INDENT_2 if indent else 0)
         except JSONEncodeError:  # an integer past 64 bits, a lone surrogate
             pass
+        else:
+            if HIDDEN_BYTES.search(data) is None:
+                return data
+            return json_visible(data.decode("utf-8")).encode("utf-8")
     return python_dumps(value, indent).encode("utf-8")
 
 
@@ -86,7 +106,7 @@ def python_dumps(value: Any, indent: bool = True) -> str:
         text = json.dumps(value, ensure_ascii=False, indent=2)
     else:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return escape_lone_surrogates(text)
+    return json_visible(escape_lone_surrogates(text))
 
 
 def copied(value: Any, finite: bool = False) -> Any:

@@ -256,7 +256,7 @@ def _word_runs(
     return found
 
 
-EDITED = 0.75
+EDITED = 0.5
 """The share of a line's words that must align for it to count as the same line edited; below
 it, a line is taken as deleted (or, on the new side, as new), so that a sentence rewritten
 whole never lends one of its words to a ref that cited the old one."""

@@ -29,7 +29,7 @@ from itertools import accumulate, islice, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
-from .display import visible
+from .display import json_visible, visible
 from .text import Text
 
 Path = tuple[str | int, ...]
@@ -557,10 +557,11 @@ def _decode_escape(match: re.Match[str]) -> str:
 def encode_string(value: str) -> str:
     """A JSON string literal for ``value``, safe to write into a file.
 
-    Non-ASCII text stays readable; control characters and lone surrogates are escaped
-    (a lone surrogate cannot be written raw in UTF-8).
+    Non-ASCII text stays readable; control, invisible and reordering characters are written
+    as escapes (the same value, but no raw bidi override lands in a session: see display.py),
+    lone surrogates too (a lone surrogate cannot be written raw in UTF-8).
     """
-    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
+    return json_visible(escape_lone_surrogates(json.dumps(value, ensure_ascii=False)))
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -95,6 +95,7 @@ class DocumentMemo:
 
     wire: Any = None
     last_edit: int | None = None  # where the writer last edited (an offset of the newest text)
+    review: tuple[int, Any] | None = None  # the review page made last, by its analysis's serial
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +236,7 @@ class Feature(Generic[P, R]):
     when: Callable[[Client], bool] | None = None
     shown: Callable[[Shown, P], R] | None = None  # the same request about a document view
     echo: bool = False  # with no view, answer with the params themselves (a lens to resolve)
+    off_loop: bool = False  # made in a thread of its own (long: the review of a big session)
 
 
 @dataclass(frozen=True)

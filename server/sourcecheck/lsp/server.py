@@ -87,6 +87,8 @@ class SourceCheckServer(LanguageServer):
         # One for reading the files of the sessions' documents (drift), off the event loop.
         self.file_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-files")
         self.watched: set[str] = set()  # session folders the client was asked to watch
+        # One for requests that take long (the review of a big session), off the event loop.
+        self.slow_requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-slow")
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
         self.refreshes: dict[str, asyncio.TimerHandle] = {}  # document views to refresh, by session
         self.ready_timeout = float(os.environ.get("SOURCECHECK_READY_TIMEOUT") or READY_TIMEOUT)  # tests shorten it
@@ -643,7 +645,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         needs=lambda settings: settings.inlay_hints,
     ),
     Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
-    Feature(review.REVIEW, review.review, None, uri=status.uri_of),
+    Feature(review.REVIEW, review.review, None, uri=status.uri_of, off_loop=True),
     Feature(
         types.WORKSPACE_TEXT_DOCUMENT_CONTENT,
         None,
@@ -686,6 +688,8 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
             view = await ls.view(uri) if uri is not None else None
             if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
                 return params if entry.echo else entry.fallback
+            if entry.off_loop:  # other requests are served meanwhile; a cancelled one is not waited for
+                return await asyncio.get_running_loop().run_in_executor(ls.slow_requests, entry.function, view, params)
             return entry.function(view, params)
         except Refused as refusal:
             log.info("%s refused: %s", method, refusal)

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.analysis import Analysis
+from ..core.display import HIDDEN_CHARACTERS
 from ..core.session import Document, Finding, Path, Ref
-from ..core.verdicts import VERDICTS, Summary, Verdict, counts, percent, valid_confidence, valid_polarity
+from ..core.verdicts import VERDICTS, WEAK, Summary, Verdict, counts, percent, valid_confidence, valid_polarity
 
 # Segment kinds: the claim verdict that shows (the most worrying one when claims overlap),
 # in the low three bits, then flags.
@@ -31,6 +32,13 @@ UNCITED = 8
 CITED_SUPPORTS = 16
 CITED_REFUTES = 32
 CITED_OTHER = 64  # a resolved source whose polarity is not valid
+
+LETTER = {"supported": "S", "contested": "C", "refuted": "R", "unverified": "U", "unresolved": "X"}
+"""Each verdict's letter, in the margin and the legend."""
+HIDDEN_CLASS = HIDDEN_CHARACTERS
+"""The characters ``visible()`` escapes, as the body of a regular expression's class, the same
+in Python and in the script's (``u``) one (which shows each as an escape; the page's data
+holds none raw: json_for_script writes each as an escape)."""
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
@@ -316,11 +324,26 @@ def segments(claims: list[ClaimData], sources: list[SourceData], coverage: Any, 
     return found
 
 
+def shared() -> dict[str, Any]:
+    """What the script shares with this side, from here only (``D.k`` in the script)."""
+    return {
+        "hidden": HIDDEN_CLASS,
+        "letters": [LETTER[v] for v in VERDICTS],
+        "shown": [next((v for v, n in SHOWN.items() if n == k), "") for k in range(max(SHOWN.values()) + 1)],
+        "uncited": UNCITED,
+        "supports": CITED_SUPPORTS,
+        "refutes": CITED_REFUTES,
+        "other": CITED_OTHER,
+        "weak": WEAK,
+    }
+
+
 def script_data(review: Review, editor: bool) -> dict[str, Any]:
     """The JSON the page's script reads."""
     return {
         "name": review.name,
         "editor": editor,
+        "k": shared(),
         "verdicts": list(VERDICTS),
         "docs": [
             {"p": d.document.path, "t": d.document.content, "c": d.claimed, "s": d.segments} for d in review.documents

@@ -8,24 +8,22 @@ in the JSON data block, written by :func:`json_for_script` so that it can close 
 and the script only ever makes text nodes of it.
 
 The page asks for nothing: a Content-Security-Policy allows only the one style sheet and the
-one script, by their hashes, and nothing else at all (no connections, images, fonts, frames).
+one script (``static/report.css`` and ``static/report.js``, see :mod:`.assets`), by their
+hashes, and nothing else at all (no connections, images, fonts, frames).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import json
 import re
 from typing import Any
 
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import json_escape, visible
 from ..core.verdicts import VERDICTS, WEAK, percent
-from .model import FailingRef, Message, Review, build, script_data
-from .script import HIDDEN_CLASS, SCRIPT
-from .style import STYLE
+from .assets import csp, script, style
+from .model import HIDDEN_CLASS, LETTER, FailingRef, Message, Review, build, script_data
 
 MEANING = {
     "supported": "counted sources support it, none refutes",
@@ -34,18 +32,12 @@ MEANING = {
     "unverified": "the claim resolves; no source counts",
     "unresolved": "the claim does not resolve",
 }
-LETTER = {"supported": "S", "contested": "C", "refuted": "R", "unverified": "U", "unresolved": "X"}
+WEAK_MEANING = f"the winning side\u2019s strongest source is below {WEAK:g}"
 ROWS = 2000
 """Failing refs listed in the summary at most (the rest are counted)."""
 OPEN = 8
 """A list of the summary this long or shorter is open; a longer one is opened by a click."""
 
-
-def _hash(source: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
-
-
-CSP = f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(STYLE)}; base-uri 'none'; form-action 'none'"
 
 _UNSAFE_IN_SCRIPT = re.compile(f"[<>&\u2028\u2029{HIDDEN_CLASS}]")
 
@@ -55,7 +47,7 @@ def json_for_script(value: Any) -> str:
     U+2028/2029 and every invisible or reordering character (lone surrogates included) as
     ``\\uXXXX`` escapes."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _UNSAFE_IN_SCRIPT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_SCRIPT.sub(json_escape, text)
 
 
 def text(value: str) -> str:
@@ -84,12 +76,12 @@ def page(review: Review, editor: bool) -> str:
     others = [d for d in review.documents if not d.claimed]
     out: list[str] = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n',
+        f'<meta http-equiv="Content-Security-Policy" content="{csp()}">\n',
         '<meta name="referrer" content="no-referrer">\n',
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         '<meta name="color-scheme" content="light dark">\n',
         '<meta name="generator" content="sourcecheck report">\n',
-        f"<title>{text(title)}</title>\n<style>{STYLE}</style>\n</head>\n",
+        f"<title>{text(title)}</title>\n<style>{style().text}</style>\n</head>\n",
         f'<body class="{"editor" if editor else "browser"}">\n',
         '<header class="top"><div class="in">',
         f'<h1><span class="kicker">SourceCheck review</span><span class="path">{text(review.name)}</span></h1>',
@@ -101,7 +93,9 @@ def page(review: Review, editor: bool) -> str:
         out.append('<a href="#sources">Source documents</a>')
     out.append("</nav>")
     out.append(keys_help())
-    out.append(f'<p class="line" id="summary-line">{text(summary.line())}</p></div></header>\n')
+    out.append(f'<p class="line" id="summary-line">{text(summary.line())}</p>')
+    out.append(controls(review))
+    out.append("</div></header>\n")
     out.append('<div class="layout">\n<main>\n')
     out.append(
         '<noscript><p class="card">This page draws the documents with its script; with scripts off, only the '
@@ -148,7 +142,7 @@ def page(review: Review, editor: bool) -> str:
     out.append('<aside id="panel" class="empty" tabindex="-1" aria-live="polite" aria-label="Sources"></aside>\n')
     out.append("</div>\n")
     out.append(f'<script type="application/json" id="sc-data">{data}</script>\n')
-    out.append(f"<script>{SCRIPT}</script>\n</body>\n</html>\n")
+    out.append(f"<script>{script().text}</script>\n</body>\n</html>\n")
     return "".join(out)
 
 
@@ -158,11 +152,41 @@ def keys_help() -> str:
         ("k  p  ↑", "previous claim"),
         ("Enter", "show the focused claim's sources (a click does too)"),
         ("s", "move to the sources panel"),
+        ("f", "filter the claims by verdict (then ← → choose)"),
         ("Esc", "clear the selection"),
         ("?", "this list"),
     ]
     items = "".join(f"<dt>{text(k)}</dt><dd>{text(v)}</dd>" for k, v in rows)
     return f'<details class="keys"><summary>Keyboard</summary><dl>{items}</dl></details>'
+
+
+def mark(verdict: str, weak: bool = False) -> str:
+    """A verdict's mark, as in the margin: its letter in a box; a weak one adds a small w
+    and a dotted box."""
+    if weak:
+        return f'<span class="vm v-{verdict} weak">{LETTER[verdict]}<span class="wk">w</span></span>'
+    return f'<span class="vm v-{verdict}">{LETTER[verdict]}</span>'
+
+
+def controls(review: Review) -> str:
+    """The filter by verdict and the documents' font. Both need the script, which shows them."""
+    verdicts = review.summary.verdicts
+    weak = sum(1 for v in verdicts if v.weak)
+    options = [("all", "", "every claim", len(verdicts))]
+    options += [(v, mark(v), MEANING[v], review.summary.count(v)) for v in VERDICTS]
+    options.append(("weak", mark("supported", weak=True), WEAK_MEANING, weak))
+    radios = "".join(
+        f'<label title="{meaning}"><input type="radio" name="filter" value="{value}"{" checked" * (value == "all")}>'
+        f'{shown}{value} <span class="num muted">{count:,}</span></label>'
+        for value, shown, meaning, count in options
+    )
+    return (
+        '<div class="controls" id="controls" hidden>'
+        f'<fieldset class="filter" id="filter"><legend>Show claims <kbd>f</kbd></legend>{radios}</fieldset>'
+        '<p class="muted" id="filter-status" aria-live="polite"></p>'
+        '<label class="font" title="Documents are shown in a monospace face; this shows them in a serif one">'
+        '<input type="checkbox" id="prose"> prose font for documents</label></div>'
+    )
 
 
 def summary_section(review: Review) -> str:
@@ -249,6 +273,8 @@ def legend() -> str:
     ]
     items += [
         f'<li title="{MEANING["unresolved"]}"><span class="vm v-unresolved">X</span>unresolved</li>',
+        f'<li title="{WEAK_MEANING}">{mark("supported", weak=True)}{mark("refuted", weak=True)}'
+        f"weak (strongest source below {WEAK:g})</li>",
         '<li><span class="sample seg unc">uncited text</span></li>',
         '<li><span class="sample seg cs">cited, supports</span></li>',
         '<li><span class="sample seg cr">cited, refutes</span></li>',
@@ -257,7 +283,7 @@ def legend() -> str:
     return (
         f'<div class="legend-row"><ul class="legend" aria-label="Legend">{"".join(items)}</ul>'
         f'<details class="meanings"><summary>What the verdicts mean</summary><dl>{meanings}'
-        "<dt>weak</dt><dd>the winning side&#x2019;s strongest source is below 0.3</dd></dl></details></div>"
+        f"<dt>weak</dt><dd>{text(WEAK_MEANING)}: its mark has a small w and a dotted box</dd></dl></details></div>"
     )
 
 
@@ -302,6 +328,7 @@ def unresolved_list(review: Review) -> str:
     rows = [c for c in review.claims if c.verdict.verdict == "unresolved"]
     if not rows:
         return ""
+    number = {claim: n for n, claim in enumerate(review.order(), 1)}
     out = [
         f'<details class="list" id="unresolved"{" open" if len(rows) <= OPEN else ""}>'
         f'<summary>Claims that do not resolve ({len(rows):,})</summary><ul class="why">'
@@ -314,8 +341,9 @@ def unresolved_list(review: Review) -> str:
                 where += f", line {claim.doc_line}"
         out.append(
             f'<li><button type="button" class="claim v-unresolved" id="x{claim.index}" data-claim="{claim.index}" '
-            f'data-line="{claim.session_line}" data-n="{claim.index + 1}" '
-            f'aria-label="claim {claim.index + 1}: unresolved">X</button> annotation {claim.index + 1}{where} '
+            f'data-line="{claim.session_line}" data-n="{number[claim.index]}" '
+            f'aria-label="claim {number[claim.index]}: unresolved">X</button> claim {number[claim.index]}, '
+            f"annotation {claim.index + 1}{where} "
             f'<span class="muted">(session line {claim.session_line})</span></li>'
         )
     out.append("</ul></details>")

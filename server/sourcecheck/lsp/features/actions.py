@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
+from ...core.display import visible
 from ...core.fixes import Fix, preferred, repairs
 from ...core.session import Finding
 from ..app import View
@@ -19,7 +20,7 @@ from ..app import View
 
 def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic, is_preferred: bool) -> types.CodeAction:
     return types.CodeAction(
-        title=fix.title,
+        title=visible(fix.title),
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
         is_preferred=is_preferred or None,
@@ -35,7 +36,7 @@ def diagnostic_for(view: View, finding: Finding, sent: Sequence[types.Diagnostic
             return diagnostic
     return types.Diagnostic(
         range=rng,
-        message=finding.message,
+        message=visible(finding.message),
         code=finding.code,
         source="sourcecheck",
         severity=types.DiagnosticSeverity.Error,

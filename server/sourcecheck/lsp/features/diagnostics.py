@@ -178,7 +178,7 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         else:
             wire: Wire = {
                 "range": wire_range(analysis.span(*extent, view.encoding)),
-                "message": finding.message,
+                "message": visible(finding.message),
                 "severity": int(SEVERITIES[finding.severity]),
                 "code": finding.code,
                 "source": "sourcecheck",
@@ -203,7 +203,7 @@ def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
     def add(start: int, end: int, code: str, message: str, severity: types.DiagnosticSeverity) -> None:
         wire: Wire = {
             "range": wire_range(view.analysis.span(start, end, view.encoding)),
-            "message": message,
+            "message": visible(message),
             "severity": int(severity),
             "code": code,
             "source": "sourcecheck",

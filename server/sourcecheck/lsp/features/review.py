@@ -23,4 +23,12 @@ def file_name(uri: str) -> str:
 
 
 def review(view: View, params: Any) -> dict[str, str]:
-    return {"html": render(view.analysis, file_name(view.uri), editor=True)}
+    """The page of this version, made once per version (the panel asks again as the writer
+    pauses; a big session's page takes seconds): the server makes it off its event loop."""
+    made = view.memo.review
+    if made is not None and made[0] == view.analysis.serial:
+        page: dict[str, str] = made[1]
+        return page
+    page = {"html": render(view.analysis, file_name(view.uri), editor=True)}
+    view.memo.review = (view.analysis.serial, page)
+    return page

@@ -32,7 +32,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
         if whole and name:
             documents.append(
                 types.DocumentSymbol(
-                    name=doc.path or '""',
+                    name=visible(shorten(doc.path, NAME_WIDTH)) or '""',
                     detail=f"{len(doc.lines)} lines",
                     kind=types.SymbolKind.File,
                     range=whole,
@@ -53,7 +53,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
             children.append(
                 types.DocumentSymbol(
                     name=f"{polarity}: {ref_name(source)}",
-                    detail=f"{source.doc_path or '?'} · {source.confidence}",
+                    detail=visible(shorten(f"{source.doc_path or '?'} · {source.confidence}", NAME_WIDTH)),
                     kind=types.SymbolKind.Field,
                     range=source_range,
                     selection_range=source_range,
@@ -64,7 +64,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
         annotations.append(
             types.DocumentSymbol(
                 name=ref_name(claim) if claim else "(no claim)",
-                detail=claim.doc_path or "" if claim else "",
+                detail=visible(shorten(claim.doc_path or "", NAME_WIDTH)) if claim else "",
                 kind=types.SymbolKind.Event,
                 range=whole,
                 selection_range=selection or whole,
