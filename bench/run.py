@@ -45,9 +45,10 @@ didChange, then a pulled textDocument/diagnostic), the file restored after each:
   ``typing`` too, the new annotation typed there as well.
 
 ``--only`` runs some groups of rows: open, edits, requests, long, typing, structure,
-ratio, memory, cli, drift, pipelines (all by default; drift: see bench/drift.py).
+ratio, memory, cli, drift, pipelines, hostile (all by default; drift: see bench/drift.py).
 ``pipelines`` is bench/pipelines.py: the Python API in process, many files with ``--jobs``,
 a 1 GB JSON Lines file, ``--json`` on 12 MB (``--jsonl-size`` makes that file smaller).
+``hostile`` is bench/hostile.py: inputs made to cost, each beside a larger one.
 """
 
 from __future__ import annotations
@@ -798,7 +799,22 @@ def bench_peer(path: Path) -> float | None:
         server.close()
 
 
-GROUPS = ("open", "edits", "requests", "long", "typing", "structure", "ratio", "memory", "cli", "drift", "pipelines")
+GROUPS = (
+    "open",
+    "edits",
+    "requests",
+    "long",
+    "typing",
+    "structure",
+    "ratio",
+    "memory",
+    "cli",
+    "drift",
+    "pipelines",
+    "hostile",
+)
+SIZELESS = ("pipelines", "hostile")
+"""Groups whose rows need no generated session nor server (run alone, the sizes are skipped)."""
 
 
 def few_findings(size: str) -> Path:
@@ -848,7 +864,7 @@ def main(argv: list[str] | None = None) -> int:
     report_floors: dict[str, float] = {}
     typing_medians: dict[str, dict[str, float]] = {}
     findings: dict[str, int] = {}
-    sizes = args.sizes.split(",") if groups - {"pipelines"} else []  # no server needed for those rows alone
+    sizes = [] if groups <= set(SIZELESS) else args.sizes.split(",")
     for size in sizes:
         path = OUT / f"session-{size}.sourcecheck.json"
         if not path.exists():
@@ -1043,6 +1059,10 @@ def main(argv: list[str] | None = None) -> int:
 
         rows.append(("pipelines (bench/pipelines.py)", "", ""))
         rows += [("  " + name, a, b) for name, a, b in pipelines.rows(parse_size(args.jsonl_size))]
+    if "hostile" in groups:
+        from bench import hostile
+
+        rows += hostile.rows()
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:

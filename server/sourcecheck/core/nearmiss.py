@@ -273,6 +273,8 @@ def best_part(line: str, needle: str, width: int = 60) -> str:
     characters in common), at most ``width`` characters, with ``…`` where it was cut."""
     if len(line) <= width:
         return line
+    if len(line) > MAX_LINE:  # looked for at no cost per boundary: its start
+        return line[:width] + "…"
     probe = needle[:200]
     best, where = 0, 0
     for size in range(min(len(probe), 40), 2, -1):  # the longest piece of the needle on the line
