@@ -38,6 +38,8 @@ from typing import Any, Literal, cast
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
 from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
 from .core.analysis import Analysis
+from .core.fixes import FIXERS, fix_of
+from .core.fixes import Fix as _Fix
 from .core.jsontext import copied, dumps, finite_floats, plain_float
 from .core.positions import Encoding
 from .core.session import Finding as _Finding
@@ -510,19 +512,40 @@ def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str,
     return payload, plain
 
 
-def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
-    """A finding as ``--json`` writes it: code, severity, message, pointer and range."""
-    span = analysis.finding_span(finding, Encoding.UTF16)
+def _range_json(analysis: Analysis, start: int, end: int) -> dict[str, Any]:
+    span = analysis.span(start, end, Encoding.UTF16)
     return {
+        "start": {"line": span.start.line, "character": span.start.character},
+        "end": {"line": span.end.line, "character": span.end.character},
+    }
+
+
+def _fix_json(analysis: Analysis, fix: _Fix) -> dict[str, Any]:
+    """A repair as ``--json`` writes it (RULES.md): applicability, message, edits."""
+    return {
+        "applicability": fix.applicability,
+        "message": fix.title,
+        "edits": [{"range": _range_json(analysis, e.start, e.end), "content": e.text} for e in fix.edits],
+    }
+
+
+def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
+    """A finding as ``--json`` writes it: code, severity, message, pointer and range; and its
+    ``fix`` when it has one repair, its ``suggestions`` when it has several (core/fixes.py)."""
+    found: dict[str, Any] = {
         "code": finding.code,
         "severity": finding.severity.value,
         "message": finding.message,
         "pointer": finding.pointer,
-        "range": {
-            "start": {"line": span.start.line, "character": span.start.character},
-            "end": {"line": span.end.line, "character": span.end.character},
-        },
+        "range": _range_json(analysis, *analysis.extent(finding)),
     }
+    if finding.code in FIXERS:
+        fix, suggestions = fix_of(analysis, finding)
+        if fix is not None:
+            found["fix"] = _fix_json(analysis, fix)
+        elif suggestions:
+            found["suggestions"] = [_fix_json(analysis, each) for each in suggestions]
+    return found
 
 
 def _coverage_json(coverage: _Coverage) -> dict[str, Any]:

@@ -55,14 +55,19 @@ def test_the_report_is_typed():
     report = check(FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json")
     assert report.exit_code == 1 and not report.ok and report.error is None
     (finding,) = report.findings
+    at = Range(Position(17, 17), Position(17, 22))
     assert finding == Finding(
         "boundary-ambiguous",
         "error",
         '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique',
         "/annotations/0/claim/start/str",
-        Range(Position(17, 17), Position(17, 22)),
+        at,
+        None,  # which occurrence was meant: two repairs, so no fix, two suggestions
+        (
+            Fix("unsafe", 'Extend start to "the the": cites "the the end"', (Edit(at, '"the the"'),)),
+            Fix("unsafe", 'Extend start to "the end": cites "the end"', (Edit(at, '"the end"'),)),
+        ),
     )
-    assert finding.fix is None and finding.suggestions == ()
     claim_ref, source_ref = report.refs
     assert claim_ref == Ref("/annotations/0/claim", False, None)
     assert source_ref == Ref(

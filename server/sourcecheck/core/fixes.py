@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .analysis import Analysis
 from .display import shorten, visible
@@ -34,8 +34,8 @@ from .meant import confidence_meant, confidence_text, polarity_word
 from .nearmiss import NearMiss, lines_holding_once
 from .refs import Boundaries, resolves_to
 from .rules import fields_of, misspellings, occurrences, stem
-from .session import Document, Finding, Ref, Side
-from .syntax import JArray, JObject, JString, Node, encode_string, escape_lone_surrogates
+from .session import Document, Finding, Path, Ref, Side
+from .syntax import JArray, JObject, JString, encode_string, escape_lone_surrogates
 
 Applicability = Literal["safe", "unsafe"]
 TITLE_WIDTH = 60
@@ -77,7 +77,29 @@ def _quoted(text: str, width: int = TITLE_WIDTH) -> str:
     return '"' + visible(shorten(text, width)) + '"'
 
 
-def _replace(node: Node | None, text: str) -> tuple[Edit, ...]:
+class Spanned(Protocol):
+    """A value's place in the file's text."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    start: int
+    end: int
+
+
+def _value(analysis: Analysis, path: Path) -> Extent | None:
+    """Where the value at ``path`` is in the text, found without decoding its item again (a
+    large session's ``--json`` asks this of a thousand findings)."""
+    found = analysis.tree.locate(path)
+    return Extent(*found) if found is not None else None
+
+
+def _replace(node: Spanned | None, text: str) -> tuple[Edit, ...]:
     return (Edit(node.start, node.end, text),) if node is not None else ()
 
 
@@ -115,7 +137,7 @@ def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
     if finding.ref is None:
         return []
     found = extensions(finding.ref, str(finding.path[-2]))
-    node = analysis.node(finding.path)
+    node = _value(analysis, finding.path)
     return [Fix(extension_title(e), _replace(node, encode_string(e.new_str))) for e in found]
 
 
@@ -151,9 +173,9 @@ def not_found(analysis: Analysis, finding: Finding) -> list[Fix]:
             continue  # it would run backward, or resolve nowhere: not a repair
         edits: tuple[Edit, ...] = ()
         if miss.text != boundary.str:
-            edits += _replace(analysis.node(ref.boundary_path(boundary) + ("str",)), encode_string(miss.text))
+            edits += _replace(_value(analysis, ref.boundary_path(boundary) + ("str",)), encode_string(miss.text))
         if miss.line != boundary.line:
-            edits += _replace(analysis.node(ref.boundary_path(boundary) + ("line",)), str(miss.line))
+            edits += _replace(_value(analysis, ref.boundary_path(boundary) + ("line",)), str(miss.line))
         if miss.line == boundary.line:
             title = f"Write {_quoted(miss.text, 40)}, the line's exact text{_cite_note(cited)}"
         elif miss.text == boundary.str:
@@ -177,8 +199,8 @@ def shifted_ref(analysis: Analysis, ref: Ref) -> list[Fix]:
         if cited is None:
             continue
         edits = (
-            *_replace(analysis.node(ref.boundary_path(ref.start) + ("line",)), str(start[0])),
-            *_replace(analysis.node(ref.boundary_path(ref.end) + ("line",)), str(end[0])),
+            *_replace(_value(analysis, ref.boundary_path(ref.start) + ("line",)), str(start[0])),
+            *_replace(_value(analysis, ref.boundary_path(ref.end) + ("line",)), str(end[0])),
         )
         where = f"lines {start[0]}-{end[0]}" if start[0] != end[0] else f"line {start[0]}"
         fixes.append(
@@ -209,7 +231,7 @@ def line_out_of_range(analysis: Analysis, finding: Finding) -> list[Fix]:
         cited = _cites(ref, *_boundaries(ref, side, line, boundary.str))
         if cited is None:
             continue
-        node = analysis.node(ref.boundary_path(boundary) + ("line",))
+        node = _value(analysis, ref.boundary_path(boundary) + ("line",))
         title = f"Move {side} to line {line}, where {_quoted(boundary.str, 30)} is unique{_cite_note(cited)}"
         fixes.append(Fix(title, _replace(node, str(line))))
     return fixes
@@ -222,7 +244,7 @@ def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
     start, end = ref.start, ref.end
-    nodes = [analysis.node(ref.boundary_path(b) + (key,)) for b in (start, end) for key in ("line", "str")]
+    nodes = [_value(analysis, ref.boundary_path(b) + (key,)) for b in (start, end) for key in ("line", "str")]
     if any(node is None for node in nodes):
         return []
     start_line, start_str, end_line, end_str = nodes
@@ -249,8 +271,8 @@ def swap_boundaries(analysis: Analysis, finding: Finding) -> list[Fix]:
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
     cited = _cites(ref, (ref.start.line, ref.end.str), (ref.end.line, ref.start.str))
-    start_node = analysis.node(ref.boundary_path(ref.start) + ("str",))
-    end_node = analysis.node(ref.boundary_path(ref.end) + ("str",))
+    start_node = _value(analysis, ref.boundary_path(ref.start) + ("str",))
+    end_node = _value(analysis, ref.boundary_path(ref.end) + ("str",))
     if cited is None or start_node is None or end_node is None:
         return []
     edits = (
@@ -270,7 +292,7 @@ def right_polarity(analysis: Analysis, finding: Finding) -> list[Fix]:
     if meant is None:
         return []
     word, evident = meant
-    edits = _replace(analysis.node(finding.path), encode_string(word))
+    edits = _replace(_value(analysis, finding.path), encode_string(word))
     return [Fix(f'Change polarity to "{word}"', edits, "safe" if evident else "unsafe")]
 
 
@@ -283,7 +305,7 @@ def right_confidence(analysis: Analysis, finding: Finding) -> list[Fix]:
     number, guess = meant
     written = confidence_text(number)
     title = f"Change confidence to {written}" + (f" ({guess})" if guess else "")
-    return [Fix(title, _replace(analysis.node(finding.path), written), "unsafe" if guess else "safe")]
+    return [Fix(title, _replace(_value(analysis, finding.path), written), "unsafe" if guess else "safe")]
 
 
 # --- documents and paths ---------------------------------------------------------------------
@@ -310,7 +332,7 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
                 line = lines[boundary.line - 1]
                 column = boundary.occurrences[0] if boundary.occurrences else 0
                 shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
-                target = analysis.node(ref.boundary_path(boundary) + ("line",))
+                target = _value(analysis, ref.boundary_path(boundary) + ("line",))
                 if shift and target is not None:
                     edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
     kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
@@ -327,7 +349,7 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
     evident = [p for p in by_path if p.lower() == ref.doc_path.lower() or stem(p) == stem(ref.doc_path)]
     close = [p for p in difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6) if p not in evident]
-    node = analysis.node(finding.path)
+    node = _value(analysis, finding.path)
     fixes = []
     for path in evident + close:
         if not span_resolves(by_path[path].lines, start, end):
@@ -358,22 +380,35 @@ def rename_key(analysis: Analysis, finding: Finding) -> list[Fix]:
         if wanted is None:
             return []
     known = fields_of(parent, analysis.session.shape)
-    node = analysis.node(parent)
-    if known is None or not isinstance(node, JObject):
+    value = _plain_value(analysis, parent)
+    if known is None or not isinstance(value, dict):
         return []
-    keys: dict[str, Any] = {member.key.value: True for member in node.members}
-    typos = misspellings(keys, known)
+    typos = misspellings(value, known)  # (read off the plain value: the item's nodes are made only for a typo)
     if wanted is not None:
         typo = typos.get(wanted)
     else:
         wanted = next((key for key, found in typos.items() if found == typo), None)
     if typo is None or wanted is None or not isinstance(typo, str):
         return []
-    member = node.member(typo)
+    node = analysis.node(parent)
+    member = node.member(typo) if isinstance(node, JObject) else None
     if member is None:
         return []
     edit = Edit(member.key.start, member.key.end, encode_string(wanted))
     return [Fix(f"Rename {_quoted(typo, 30)} to {_quoted(wanted, 30)}", (edit,))]
+
+
+def _plain_value(analysis: Analysis, path: Path) -> Any:
+    """The plain JSON value at ``path`` (None where there is none)."""
+    value: Any = analysis.value
+    for part in path:
+        if isinstance(value, dict) and isinstance(part, str):
+            value = value.get(part)
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return None
+    return value
 
 
 def _member_span(text: str, parent: JObject, key: str) -> tuple[int, int] | None:
@@ -471,15 +506,8 @@ def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
         return nested_annotations(analysis, finding)
     if finding.path[-1:] != ("line",):
         return []
-    node = analysis.node(finding.path)
-    value: Any = analysis.value
-    for part in finding.path:
-        if isinstance(value, dict) and isinstance(part, str):
-            value = value.get(part)
-        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
-            value = value[part]
-        else:
-            value = None
+    node = _value(analysis, finding.path)
+    value = _plain_value(analysis, finding.path)
     if isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value) and int(value) > 0:
         return [Fix(f"Write the line as a number: {int(value)}", _replace(node, str(int(value))), "safe")]
     if isinstance(value, float) and value.is_integer() and value > 0:
