@@ -168,7 +168,20 @@ def document_file(folder: str, path: str, limit_mb: int = MAX_SIZE_MB) -> FileSt
         return Unreadable(refusal.reason)
 
 
+def file_stamp(folder: str, path: str) -> tuple[int, int, int] | None:
+    """What tells that a document's file changed without reading it: its modification time,
+    size and inode (None: it is not there, or not a file that would be read)."""
+    if outside_reason(path) is not None:
+        return None
+    try:
+        found = os.stat(os.path.realpath(os.path.join(folder, path)))
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size, found.st_ino
+
+
 __all__ = [
+    "file_stamp",
     "MAX_SIZE_MB",
     "ReadRefused",
     "decode",

@@ -92,7 +92,9 @@ async def test_a_line_added_on_disk_is_shown_and_the_sync_re_anchors_every_ref(e
     tell(editor, tmp_path / "notes.txt")
     (diagnostic,) = await drift_diagnostics(editor, uri, 1)
     assert diagnostic.code == "source-changed" and diagnostic.severity == types.DiagnosticSeverity.Information
-    assert diagnostic.message.startswith("the file of `notes.txt` has changed on disk: 2 refs move with it")
+    assert diagnostic.message.startswith(
+        "the file of `notes.txt` has changed on disk: 2 refs keep their text (2 re-anchored)"
+    )
     assert editor.range_text(uri, diagnostic.range) == '"notes.txt"'
 
     (action,) = [a for a in await editor.code_actions(uri, diagnostic.range, [diagnostic]) if "Sync" in a.title]
@@ -117,7 +119,7 @@ async def test_a_cited_line_edited_on_disk_is_flagged_with_was_and_now_until_acc
     found = await drift_diagnostics(editor, uri, 2)
     document, changed = sorted(found, key=lambda d: d.code != "source-changed")
     assert document.severity == types.DiagnosticSeverity.Warning
-    assert "1 ref moves with it, 1 ref cites text that changed" in document.message
+    assert "1 ref keeps its text, 1 ref cites text that changed" in document.message
     assert changed.code == "cited-text-changed"
     assert changed.message.endswith('was "The flag is optional", now "The flag is required"')
     assert json.loads(editor.range_text(uri, changed.range))["start"] == {"line": 3, "str": "The flag"}
@@ -188,3 +190,17 @@ async def test_a_client_that_can_be_asked_is_asked_to_watch_the_session_folder(e
         assert watcher["globPattern"] == f"{tmp_path}/**/*"
     else:  # Neovim 0.11 on Linux cannot be asked: its plugin tells of saved files
         assert asked == []
+
+
+async def test_a_client_that_cannot_watch_files_sees_a_file_changed_by_another_program(editor, tmp_path):
+    """Neovim on Linux cannot be asked to watch files, and hears nothing of a file that another
+    program changes: the server looks at the files' stamps when it is asked for diagnostics."""
+    if editor.client.init_capabilities_watch:
+        return  # (VS Code watches the folder: test_a_line_added_on_disk_...)
+    uri, text = on_disk(tmp_path)
+    editor.open(uri, text)
+    assert await drift_diagnostics(editor, uri, 0) == []
+    (tmp_path / "notes.txt").write_text("A line added by another program.\n" + NOTES)
+    await asyncio.sleep(1.1)  # the stamps are looked at once a second at most
+    (diagnostic,) = await drift_diagnostics(editor, uri, 1)  # asked for again, as Neovim does on each edit
+    assert diagnostic.code == "source-changed"

@@ -109,7 +109,9 @@ def test_a_source_file_saved_or_changed_on_disk_shows_its_drift_in_the_session(t
     # in the session (Neovim pulled again because the server asked it to).
     assert seen.get("failed") != "no source-changed after :w", seen
     (changed,) = [d for d in seen["after_save"] if d["code"] == "source-changed"]
-    assert changed["message"].startswith("the file of `notes.txt` has changed on disk: 2 refs move with it"), changed
+    assert changed["message"].startswith(
+        "the file of `notes.txt` has changed on disk: 2 refs keep their text (2 re-anchored)"
+    ), changed
     assert seen["save_ms"] < 5000, seen["save_ms"]
     sync = next(a for a in seen["actions"] if a["title"].startswith("Sync"))
     assert sync == {"title": "Sync `notes.txt` with its file (re-anchor 2 refs)", "preferred": True}, seen["actions"]

@@ -604,7 +604,10 @@ def document_said(drift: DocumentDrift) -> tuple[str, str, bool] | None:
     if drift.state != "changed":
         return None
     kept, changed = len(drift.kept_refs), len(drift.changed_refs)
-    moves = f"{_refs(kept)} {'moves' if kept == 1 else 'move'} with it"
+    moving = sum(1 for ref in drift.kept_refs if ref.moves)
+    moves = f"{_refs(kept)} {'keeps its' if kept == 1 else 'keep their'} text" + (
+        f" ({moving} re-anchored)" if moving else ""
+    )
     if not changed:
         message = (
             f"the file of {name} has changed on disk: {moves}; sync the document to bring it up to date (the quick "

@@ -62,6 +62,8 @@ READY_TIMEOUT = 5.0
 IDLE_CHECK_SECONDS = 1.0
 LINES_LATER = 0.05
 """Seconds after a full analysis is taken before its text's line table is made (see LineTable)."""
+POLL_SECONDS = 1.0
+"""Seconds between looks at a session's files for a client that cannot watch them."""
 FILES_TIMEOUT = 2.0
 """Seconds a request for a session's diagnostics waits for the read of its files under way."""
 REFRESH_DELAY = 0.3
@@ -310,6 +312,31 @@ class SourceCheckServer(LanguageServer):
         missing = [path for path in document.analysis.session.by_path if path not in document.files]
         if missing:
             self.read_soon(document, missing)
+        elif document.files and not self.client.watch_files:
+            self.poll_soon(document)
+
+    def poll_soon(self, document: OpenDocument) -> None:
+        """For a client that cannot be asked to watch files (Neovim on Linux), look at the
+        stamps of the session's files (at most once every POLL_SECONDS, in the file thread)
+        and read again those that changed: a file changed by another program shows too."""
+        now = asyncio.get_running_loop().time()
+        if now - document.polled < POLL_SECONDS:
+            return
+        document.polled = now
+        folder = session_folder(document.uri)
+        if folder is None:
+            return
+        known = dict(document.stamps)
+
+        def changed() -> list[str]:
+            return [path for path in list(document.files) if disk.file_stamp(folder, path) != known.get(path)]
+
+        async def poll() -> None:
+            paths = await asyncio.get_running_loop().run_in_executor(self.file_reader, changed)
+            if paths and document.reading is None and self.documents.get(document.uri) is document:
+                self.read_soon(document, paths)
+
+        self.spawn(guarded_call("looking at document files", poll()))
 
     def read_soon(self, document: OpenDocument, paths: list[str]) -> None:
         """Read those files in the background; a request for the session's diagnostics made
@@ -336,9 +363,13 @@ class SourceCheckServer(LanguageServer):
             self.watch(folder)
             limit = self.settings.max_file_size_mb
             buffers = {path: self.open_buffer(folder, path) for path in paths}  # read on the loop
-            states = await asyncio.get_running_loop().run_in_executor(
-                self.file_reader, lambda: {p: buffers[p] or disk.document_file(folder, p, limit) for p in paths}
-            )
+
+            def read() -> dict[str, FileState]:
+                for path in paths:
+                    document.stamps[path] = disk.file_stamp(folder, path)
+                return {p: buffers[p] or disk.document_file(folder, p, limit) for p in paths}
+
+            states = await asyncio.get_running_loop().run_in_executor(self.file_reader, read)
             if self.documents.get(document.uri) is not document:
                 return
             files = {**document.files, **states}

@@ -64,6 +64,8 @@ class OpenDocument:
     # changes; the version counts those changes.
     files: Mapping[str, FileState] = field(default_factory=dict, repr=False)
     files_version: int = 0
+    stamps: dict[str, Any] = field(default_factory=dict, repr=False)  # each file's stamp when read
+    polled: float = 0.0  # when its files' stamps were last looked at (a client that cannot watch)
     reading: Any = None  # an asyncio.Event set when the read of its files under way is done
     _drift: tuple[int, int, Drift] | None = field(default=None, repr=False)
     _alignments: Alignments = field(default_factory=dict, repr=False)
