@@ -141,3 +141,49 @@ def test_a_source_is_offered_for_the_annotation_last_edited():
     view.memo.last_edit = None  # else: the last one without a source
     titles = [a.title for a in actions(view, b, 0, 4)]
     assert 'Cite "four" as a source that supports "three"' in titles
+
+
+LONG = "relieving you from the drudgery of repeated manual checking methods"
+
+
+def two_annotations(confidence: object) -> dict:
+    source = {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "one"}}
+    return {
+        "documents": [{"path": "a", "content": "one two three"}, {"path": "b", "content": LONG + "\nfour five"}],
+        "annotations": [
+            {
+                "claim": {"path": "b", "start": {"line": 2, "str": "four"}, "end": {"line": 2, "str": "five"}},
+                "sources": [{**source, "polarity": "supports", "confidence": confidence}],
+            },
+            {
+                "claim": {"path": "a", "start": {"line": 1, "str": "two"}, "end": {"line": 1, "str": "two"}},
+                "sources": [],
+            },
+        ],
+    }
+
+
+def test_a_cite_title_shows_both_ends_of_a_long_selection():
+    view = View.of(formatted(two_annotations(0.9), 2))
+    b = view.analysis.session.by_path["b"]
+    titles = [a.title for a in actions(view, b, 0, len(LONG))]
+    assert titles[0] == 'Cite "relieving you … checking methods" as the claim of a new annotation'
+
+
+def test_a_new_source_gets_the_confidence_given_the_one_before_it():
+    view = View.of(formatted(two_annotations(0.95), 2))
+    b = view.analysis.session.by_path["b"]
+    (supports, _) = [a for a in actions(view, b, 0, 9) if "as a source" in a.title]
+    after = Analysis(apply(view.text, supports.edit, view))
+    assert after.session.annotations[1].sources[0].confidence == 0.95  # not 0.7 each time
+
+
+def test_a_client_that_takes_snippets_types_over_the_confidence():
+    view = View.of(formatted(two_annotations(0.8), 2), client=Client(document_changes=True, snippet_edits=True))
+    b = view.analysis.session.by_path["b"]
+    (supports, _) = [a for a in actions(view, b, 0, 9) if "as a source" in a.title]
+    ((change,),) = [c.edits for c in supports.edit.document_changes]
+    assert isinstance(change, types.SnippetTextEdit)
+    assert '"confidence": ${1:0.8}' in change.snippet.value
+    written = change.snippet.value.replace("${1:0.8}", "0.8").replace("\\$", "$").replace("\\}", "}")
+    assert json.loads("{" + written.strip().rstrip(",").split("{", 1)[1].rsplit("}", 1)[0] + "}")["confidence"] == 0.8

@@ -42,6 +42,22 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
     return pattern.sub(_escape, text)
 
 
+def both_ends(text: str, width: int) -> str:
+    """At most about ``width`` characters showing where ``text`` starts and where it ends, with
+    `` … `` for what is left out between (``relieving … methods``), cut at spaces when near."""
+    if width <= 0 or len(text) <= width:
+        return text
+    half = max(1, (width - 3) // 2)
+    head, tail = text[:half], text[-half:]
+    space = head.rfind(" ")
+    if space >= half // 2:
+        head = head[:space]
+    space = tail.find(" ")
+    if 0 <= space <= half // 2:
+        tail = tail[space + 1 :]
+    return head.rstrip() + " … " + tail.lstrip()
+
+
 def shorten(text: str, width: int) -> str:
     """At most ``width`` characters, with ``…`` where text was cut."""
     if width <= 0 or len(text) <= width:

@@ -57,6 +57,7 @@ class Client:
     watch_files: bool = False  # the server may ask to hear of files changing (didChangeWatchedFiles)
     relative_patterns: bool = False  # ... with patterns relative to a folder
     diagnostic_refresh: bool = False  # the server may ask a pulling client to pull again
+    snippet_edits: bool = False  # a workspace edit may hold snippets (LSP 3.18), typed over in place
 
     @classmethod
     def negotiated(cls, capabilities: types.ClientCapabilities, position_encoding: str | None) -> Client:
@@ -76,6 +77,7 @@ class Client:
             watch_files=bool(watched and watched.dynamic_registration),
             relative_patterns=bool(watched and watched.relative_pattern_support),
             diagnostic_refresh=bool(refresh and refresh.refresh_support),
+            snippet_edits=bool(edit and edit.document_changes and edit.snippet_edit_support),
         )
 
 
@@ -161,6 +163,13 @@ class View:
                 document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)]
             )
         return types.WorkspaceEdit(changes={self.uri: text_edits})
+
+    def snippet_edit(self, start: int, end: int, snippet: str) -> types.WorkspaceEdit:
+        """A replacement of the offsets ``[start, end)`` by a snippet (its placeholders typed over
+        where the client puts them), for a client that takes snippets in edits."""
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=self.uri, version=self.version)
+        edit = types.SnippetTextEdit(range=self.range(start, end), snippet=types.StringValue(value=snippet))
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=[edit])])
 
 
 VIEW_SCHEME = "sourcecheck"

@@ -8,7 +8,12 @@ selection offers code actions that write into the session file:
 - "Cite as a source that supports / refutes" the annotation being written: the one the
   writer last edited in the session file, else the last one without a source that
   resolves, else the last one. The title names its claim, so the writer sees which. The
-  source gets confidence 0.7 (a reputable secondary source), for the writer to adjust.
+  source's confidence is a placeholder to type over where the client takes snippets in edits
+  (VS Code), else the confidence the writer gave the source before it (0.7, a reputable
+  secondary source, in a session without one).
+
+Titles show both ends of the text cited (``"relieving … methods"``): what the ref starts
+and ends with is what the writer chose.
 
 The ref has the shortest boundaries unique on their lines (``core/refs.py``); the JSON is
 written with the file's indentation (``core/insert.py``). A selection that cannot be cited
@@ -21,11 +26,12 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...core.display import shorten, visible
+from ...core.display import both_ends, visible
 from ...core.insert import Insertion, new_annotation, new_source
 from ...core.queries import annotation_being_written, content_selection
 from ...core.refs import Uncitable, cite
 from ...core.session import Document
+from ...core.verdicts import valid_confidence
 from ..app import Shown, View
 
 KIND = types.CodeActionKind.RefactorRewrite
@@ -65,7 +71,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     ref = result.as_json()
     analysis = view.analysis
     found: list[types.CodeAction] = []
-    quoted = '"' + shorten(visible(document.content[start:end]), TITLE_WIDTH) + '"'
+    quoted = '"' + both_ends(visible(document.content[start:end]), TITLE_WIDTH) + '"'
     insertion = new_annotation(analysis, {"claim": ref, "sources": []})
     if insertion is not None:
         found.append(action(view, f"Cite {quoted} as the claim of a new annotation", insertion))
@@ -74,19 +80,49 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     claim = annotation.claim if annotation is not None else None
     if index is not None and (claim is None or claim.doc_path != document.path):
         about = (
-            '"' + shorten(visible(claim.text), TITLE_WIDTH) + '"'
+            '"' + both_ends(visible(claim.text), TITLE_WIDTH) + '"'
             if claim is not None and claim.text
             else f"annotation {index + 1}"
         )
+        confidence = last_confidence(view, index)
         for polarity in ("supports", "refutes"):
-            source: dict[str, Any] = {**ref, "polarity": polarity, "confidence": DEFAULT_CONFIDENCE}
+            source: dict[str, Any] = {**ref, "polarity": polarity, "confidence": confidence}
             insertion = new_source(analysis, index, source)
             if insertion is not None:
-                found.append(action(view, f"Cite {quoted} as a source that {polarity} {about}", insertion))
+                title = f"Cite {quoted} as a source that {polarity} {about}"
+                found.append(action(view, title, insertion, confidence))
     return found
 
 
-def action(view: View, title: str, insertion: Insertion) -> types.CodeAction:
+def last_confidence(view: View, index: int) -> int | float:
+    """The confidence the writer gave the source before this one: the last of the annotation
+    being written, else the last in the session; 0.7 in a session without one."""
+    sources = view.analysis.session.refs
+    annotation = view.analysis.annotations_by_path.get(("annotations", index))
+    for group in ([*annotation.sources] if annotation is not None else [], sources):
+        for ref in reversed(group):
+            if ref.is_source and (value := valid_confidence(ref.confidence)) is not None:
+                return value
+    return DEFAULT_CONFIDENCE
+
+
+def action(view: View, title: str, insertion: Insertion, confidence: int | float | None = None) -> types.CodeAction:
+    """The cite action writing ``insertion``; with a ``confidence``, where the client takes
+    snippets, that confidence is a placeholder to type over."""
+    if confidence is not None and view.client.snippet_edits:
+        written = f'"confidence": {confidence}'
+        at = insertion.text.rfind(written)
+        if at >= 0:
+            head, tail = insertion.text[:at], insertion.text[at + len(written) :]
+            snippet = snippet_text(head) + '"confidence": ${1:' + str(confidence) + "}" + snippet_text(tail)
+            return types.CodeAction(
+                title=title, kind=KIND, edit=view.snippet_edit(insertion.start, insertion.end, snippet)
+            )
     return types.CodeAction(
         title=title, kind=KIND, edit=view.workspace_edit([(insertion.start, insertion.end, insertion.text)])
     )
+
+
+def snippet_text(text: str) -> str:
+    """Text in a snippet as itself: ``$``, ``}`` and ``\\`` escaped."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
