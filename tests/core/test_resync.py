@@ -236,6 +236,33 @@ def test_lines_align_as_a_diff_does_and_words_within_a_changed_line():
     assert new[slice(*alignment.aligned(23, 31))] == "required"  # what stands where "optional" stood
 
 
+def test_a_ref_from_an_edited_line_into_the_next_survives_a_deletion_just_before_it():
+    """A line deleted and the next one edited (one run of changed lines, ending with the edited
+    one): the line break after the edited line is aligned too, so a ref running from its
+    unedited words over the break into the next line is kept, not reported changed to itself."""
+    old = (
+        "For reference resolution, content is interpreted as ordered lines.\n"
+        "A ref identifies an exact text span inside a document.\n"
+        '  "start": { "line": 1, "str": "I" },\n'
+        '  "end": { "line": 1, "str": "T" }\n'
+    )
+    new = (
+        "After reference resolution, content is interpreted as ordered lines.\n"
+        '  "After": { "line": 1, "str": "I" },\n'
+        '  "end": { "line": 1, "str": "T" }\n'
+    )
+    start, end = old.index("line", old.index('"start"')), old.index("end", old.index('"start"')) + 3
+    moved = (new.index("line", new.index('"After"')), new.index("end", new.index('"After"')) + 3)
+    assert align(old, new).moved(start, end) == moved
+    document = Document("notes", old, ("documents", 1))
+    ref = cite(document, start, end)
+    assert isinstance(ref, Boundaries)
+    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
+    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
+    (carried,) = notes.refs
+    assert carried.state == "kept" and (carried.anchor.start_line, carried.anchor.end_line) == (2, 3)
+
+
 def test_a_line_rewritten_whole_lends_none_of_its_words():
     old = "Intro.\nThe report was published in March by the agency.\nEnd.\n"
     new = "Intro.\nThe agency says the numbers are final.\nEnd.\n"

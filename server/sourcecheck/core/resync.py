@@ -186,10 +186,15 @@ SIMILAR = 0.5
 
 
 def _paired_runs(
-    old: str, new: str, old_lines: list[tuple[int, int]], new_lines: list[tuple[int, int]]
+    old: str,
+    new: str,
+    old_lines: list[tuple[int, int]],
+    new_lines: list[tuple[int, int]],
+    ends: tuple[int, int] | None = None,
 ) -> list[tuple[int, int, int]]:
     """Align the most similar pair of lines word by word, then the lines before it and after it
-    in the same way, as ``difflib.Differ`` pairs the lines of a replaced run."""
+    in the same way, as ``difflib.Differ`` pairs the lines of a replaced run (which ends at
+    ``ends``, old and new: by default where the last of these lines do)."""
     if not old_lines or not new_lines or len(old_lines) * len(new_lines) > MAX_PAIRS:
         return []
     words_old = [_TOKENS.findall(old, a, b) for a, b in old_lines]
@@ -205,12 +210,15 @@ def _paired_runs(
     i, j = pair
     (a0, a1), (b0, b1) = old_lines[i], new_lines[j]
     middle = _edited_lines_only(_word_runs(old, new, [(a0, a1)], [(b0, b1)]), old, new, [(a0, a1)], [(b0, b1)])
-    if i + 1 < len(old_lines) and j + 1 < len(new_lines):
-        middle.append((a1, b1, 1))  # the line break after the pair
+    old_end, new_end = ends or (old_lines[-1][1], new_lines[-1][1])
+    if a1 < old_end and b1 < new_end:
+        # the line break after the pair: one follows each line but the run's last (a pair
+        # of lines after it, empty ones say, may have been paired first)
+        middle.append((a1, b1, 1))
     return (
-        _paired_runs(old, new, old_lines[:i], new_lines[:j])
+        _paired_runs(old, new, old_lines[:i], new_lines[:j], (old_end, new_end))
         + middle
-        + _paired_runs(old, new, old_lines[i + 1 :], new_lines[j + 1 :])
+        + _paired_runs(old, new, old_lines[i + 1 :], new_lines[j + 1 :], (old_end, new_end))
     )
 
 
@@ -421,7 +429,11 @@ def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
         finish -= 1
     if begin >= finish:
         return RefDrift(ref, "changed", was, None, None)
-    anchor, _ = _place(new, begin, finish, ref)
+    anchor, reason = _place(new, begin, finish, ref)
+    if content[begin:finish] == was:  # its very text stands at its place, aligned in pieces
+        if anchor is not None:
+            return RefDrift(ref, "kept", was, was, anchor)
+        return RefDrift(ref, "changed", was, was, None, f"its text is still there, but {reason}")
     return RefDrift(ref, "changed", was, content[begin:finish], anchor)
 
 
