@@ -278,6 +278,33 @@ def test_show_escapes_untrusted_text_and_colours_only_when_asked(capsys, monkeyp
     assert "\x1b[" not in sc(capsys, "show", "s.json", "doc.txt", "--color", "never")[1]
 
 
+def test_show_uncited_lists_the_lines_with_text_no_claim_cites_marked_at_display_width(capsys):
+    session = annotated(capsys)
+    code, out, err = sc(capsys, "show", session, "article.txt", "--uncited")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "  1 | The report says the outcome was positive.",
+        "    | ~~~~~~~~~~~~~~~~~~~~                    ~",  # the claim cites "outcome was positive"
+        "  2 | The the the end.",
+        "    | ~~~~~~~~~~~~~~~~",
+        "  3 | 東京は日本の首都です。🚀 launch",
+        "    | ~~~~~~~~~~~~            ~~~~~~~",
+        "",
+        "`article.txt`: 3 uncited passages (67%); ~ marks the text no claim cites",
+    ]
+    # a document no claim cites has no uncited text (RULES.md), and says so
+    code, out, _ = sc(capsys, "show", session, "report.txt", "--uncited")
+    assert code == 0 and out.startswith("`report.txt`: no claim cites it, so none of it counts as uncited text")
+
+
+def test_show_uncited_of_a_document_cited_whole(capsys):
+    write("doc.txt", "All of it.\n")
+    sc(capsys, "new", "doc.txt", "-o", "s.json")
+    sc(capsys, "add", "s.json", "--claim", "doc.txt", "All of it.", "--supports", "doc.txt", "All")
+    code, out, _ = sc(capsys, "show", "s.json", "doc.txt", "--uncited")
+    assert (code, out) == (0, "`doc.txt`: all of its text is cited by claims\n")
+
+
 def test_show_of_an_unknown_path_is_exit_2(capsys):
     session = make_session(capsys)
     code, out, err = sc(capsys, "show", session, "nope")
@@ -371,11 +398,9 @@ def test_the_installed_command_runs_the_subcommands(capsys):
 
 def test_ref_never_prints_a_ref_that_does_not_give_back_text(capsys, monkeypatch):
     session = make_session(capsys)
-    from sourcecheck.cli import authoring
+    from sourcecheck.cli import citing
     from sourcecheck.core.refs import Boundaries
 
-    monkeypatch.setattr(
-        authoring, "cite", lambda document, start, end: Boundaries(document.path, 1, "The", 1, "report")
-    )
+    monkeypatch.setattr(citing, "cite", lambda document, start, end: Boundaries(document.path, 1, "The", 1, "report"))
     code, out, err = sc(capsys, "ref", session, "report.txt", "Summary")
     assert (code, out) == (1, "") and "does not resolve to it, so none is printed" in err

@@ -1,6 +1,7 @@
 """Writing sessions from the command line: make one, cite text, see what is cited, keep up.
 
     sourcecheck new FILE... [-o OUT]          a session with one document per file
+    sourcecheck add SESSION --claim PATH TEXT --supports PATH TEXT ...   (cli/adding.py)
     sourcecheck ref SESSION PATH TEXT         the ref whose resolved text is exactly TEXT
     sourcecheck show SESSION PATH             the document, its cited spans marked
     sourcecheck sync SESSION [--check]        re-read the documents' files; report refs that moved
@@ -25,29 +26,20 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from .. import disk
-from ..core import resync
 from ..core.analysis import Analysis
-from ..core.display import json_visible, shorten, visible
-from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
-from ..core.session import Document, Ref, pointer
+from ..core.display import visible
+from ..core.explain import coverage_of, uncited_title
+from ..core.session import Document, Ref
 from ..core.syntax import escape_lone_surrogates
-from . import report
-from .files import (
-    Refused,
-    decode,
-    load_session,
-    read_input,
-    read_source,
-    refuse_output,
-    shown_name,
-    use_colour,
-    write_atomically,
-)
+from . import adding, report
+from .citing import find_document, make_ref, read_text_argument
+from .files import Refused, load_session, read_source, refuse_output, shown_name, use_colour, write_atomically
+from .syncing import run_sync
+from .wording import dump_json, plural, quoted
 
-COMMANDS = ("new", "ref", "show", "sync", "report")
+COMMANDS = ("new", "add", "ref", "show", "sync", "report")
 
 
 def is_command(argv: Sequence[str]) -> bool:
@@ -78,34 +70,9 @@ def main(argv: Sequence[str]) -> int:
 # --- small helpers -------------------------------------------------------------------
 
 
-def quoted(text: str, width: int = 60) -> str:
-    """Untrusted text in backticks, on one line, shown safely and cut when long."""
-    return "`" + visible(shorten(text, width)) + "`"
-
-
-def in_quotes(text: str, width: int = 60) -> str:
-    """Untrusted text as a JSON string, on one line, shown safely and cut when long."""
-    return visible(json.dumps(shorten(text, width), ensure_ascii=False))
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
 def document_path(given: str) -> str:
     """A command-line file name as a document path: POSIX slashes, no leading ``./``."""
     return re.sub(r"^(?:\./+)+", "", given.replace("\\", "/"))
-
-
-def find_document(analysis: Analysis, name: str, path: str) -> Document:
-    document = analysis.session.by_path.get(path)
-    if document is not None:
-        return document
-    paths = list(analysis.session.by_path)
-    if not paths:
-        raise Refused(f"{shown_name(name)} has no documents; make one with `sourcecheck new FILE...`")
-    listed = ", ".join(quoted(p, 40) for p in paths[:20]) + (f" and {len(paths) - 20} more" if len(paths) > 20 else "")
-    raise Refused(f"no document {quoted(path)} in {shown_name(name)}; its documents are: {listed}")
 
 
 def paint(text: str, code: str, enabled: bool) -> str:
@@ -190,97 +157,12 @@ def unreachable_notes(files: list[str], output: str | None) -> list[str]:
 # --- ref -----------------------------------------------------------------------------
 
 
-def read_text_argument(text: str) -> str:
-    if text != "-":
-        return text
-    stdin = sys.stdin
-    if stdin is None:
-        raise Refused("TEXT is `-` (read standard input), but there is no standard input; give TEXT as an argument")
-    if stdin.isatty():
-        raise Refused("TEXT is `-` (read standard input), but standard input is a terminal; pipe the text in")
-    data = read_input("-") if hasattr(stdin, "buffer") else stdin.read().encode("utf-8", "surrogateescape")
-    value = decode("<stdin>", data, "give TEXT as UTF-8")
-    # `echo` and editors end what they write with a line break; a ref cannot end on one.
-    return value[:-2] if value.endswith("\r\n") else value[:-1] if value.endswith("\n") else value
-
-
-def lines_list(lines: list[int]) -> str:
-    counts: dict[int, int] = {}
-    for line in lines:
-        counts[line] = counts.get(line, 0) + 1
-    parts = [f"{line} ({n} times)" if n > 1 else str(line) for line, n in counts.items()]
-    return ("line " if len(parts) == 1 else "lines ") + ", ".join(parts)
-
-
-def not_found(document: Document, text: str) -> str:
-    message = f"{quoted(text)} is not in {quoted(document.path)}"
-    literal = text.replace("\\n", "\n")
-    if literal != text and find_text(document, literal):
-        return (
-            message + "; TEXT holds `\\n` typed as two characters, and the document has it with real line breaks: "
-            "pass a real line break (in bash: $'first\\nsecond') or give `-` and pipe TEXT in"
-        )
-    at = document.content.lower().find(text.lower())
-    if at >= 0:
-        line = document.content.lower().count("\n", 0, at) + 1
-        return message + f"; it is on line {line} with other capitals (matching is exact): cite it as written there"
-    near = nearest_line(document, text)
-    if near is None:
-        return message + "; no line is like it either: check PATH and TEXT"
-    return message + f"; the nearest is line {near[0]}: {quoted(near[1], 80)}"
-
-
 def run_ref(args: argparse.Namespace) -> int:
     analysis = load_session(args.session).analysis
     document = find_document(analysis, args.session, args.path)
-    text = read_text_argument(args.text)
-    if not text:
-        raise Refused("TEXT is empty; give the text to cite, exactly as the document has it")
-    line: int | None = args.line
-    total = len(document.lines)
-    if line is not None and not 1 <= line <= total:
-        raise Refused(f"--line {line} is not a line of {quoted(document.path)}, which has {plural(total, 'line')}")
-    everywhere = find_text(document, text)
-    if not everywhere:
-        raise Refused(not_found(document, text), 1)
-    chosen = [o for o in everywhere if line is None or o.line == line]
-    if not chosen:
-        raise Refused(
-            f"{quoted(text)} does not start on line {line} of {quoted(document.path)}; it starts on "
-            f"{lines_list([o.line for o in everywhere])}",
-            1,
-        )
-    if len(chosen) > 1:
-        if line is not None or len({o.line for o in chosen}) == 1:
-            where = chosen[0].line
-            columns = ", ".join(str(o.offset - document.line_starts[where - 1] + 1) for o in chosen)
-            raise Refused(
-                f"{quoted(text)} occurs {len(chosen)} times on line {where} of {quoted(document.path)} (columns "
-                f"{columns}); --line cannot tell them apart: cite a longer TEXT that occurs once on that line",
-                1,
-            )
-        raise Refused(
-            f"{quoted(text)} occurs {len(chosen)} times in {quoted(document.path)}: "
-            f"{lines_list([o.line for o in chosen])}; add --line N to choose the line it starts on",
-            1,
-        )
-    found = chosen[0]
-    result = cite(document, found.offset, found.offset + len(text))
-    if isinstance(result, Uncitable):
-        raise Refused(f"cannot cite {quoted(text)} on line {found.line} of {quoted(document.path)}: {result.reason}", 1)
-    check_ref(document, result, text)
+    result, _ = make_ref(document, read_text_argument(args.text), args.line, args.occurrence)
     sys.stdout.write(escape_lone_surrogates(json.dumps(result.as_json(), ensure_ascii=False)) + "\n")
     return 0
-
-
-def check_ref(document: Document, boundaries: Boundaries, text: str) -> None:
-    """Never print a coordinate that does not give back exactly the text asked for."""
-    if resolves_to(document, boundaries) != text:
-        raise Refused(
-            f"internal error: the ref made for {quoted(text)} does not resolve to it, so none is printed; "
-            "please report this with the session",
-            1,
-        )
 
 
 # --- show ----------------------------------------------------------------------------
@@ -320,6 +202,9 @@ def run_show(args: argparse.Namespace) -> int:
     analysis = load_session(args.session).analysis
     document = find_document(analysis, args.session, args.path)
     colour = use_colour(args.color, sys.stdout)
+    if args.uncited:
+        sys.stdout.write(show_uncited(analysis, document, colour))
+        return 0
     refs = analysis.refs_into(document)
     masks = coverage(document, refs)
     lines = document.lines
@@ -352,6 +237,51 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+UNCITED_MARK = "~"
+
+
+def show_uncited(analysis: Analysis, document: Document, colour: bool) -> str:
+    """The lines of ``document`` that hold uncited text (RULES.md: what no resolved claim
+    covers), each with ``~`` under its uncited characters, then how many passages and what
+    share of the text they are."""
+    found = coverage_of(analysis, document)
+    if found is None:
+        return (
+            f"{quoted(document.path)}: no claim cites it, so none of it counts as uncited text (that is "
+            "counted in the documents claims cite); `show` without --uncited shows what its sources cite\n"
+        )
+    lines, content = document.lines, document.content
+    width = len(str(len(lines)))
+    uncited = bytearray(len(content))
+    for run in found.runs:
+        uncited[run.start : run.end] = b"\x01" * (run.end - run.start)
+    out: list[str] = []
+    for index in sorted({line for run in found.runs for line in run_lines(document, run.start, run.end)}):
+        start, end = lines.starts[index], lines.end(index)
+        if not uncited.count(1, start, end) or not content[start:end].strip():
+            continue  # an empty line inside a passage
+        marks, shown = [], []
+        for at in range(start, end):
+            piece = visible(content[at])
+            shown.append(piece)
+            marks.append((UNCITED_MARK if uncited[at] else " ") * display_width(piece))
+        out.append(f"  {paint(f'{index + 1:>{width}}', '2', colour)} | " + "".join(shown))
+        out.append(f"  {' ' * width} | " + paint("".join(marks).rstrip(), "33", colour))
+    if out:
+        out.append("")
+    summary = uncited_title(found) if found.runs else "all of its text is cited by claims"
+    out.append(
+        f"{quoted(document.path)}: {summary}"
+        + (f"; {UNCITED_MARK} marks the text no claim cites" if found.runs else "")
+    )
+    return "".join(line + "\n" for line in out)
+
+
+def run_lines(document: Document, start: int, end: int) -> range:
+    """The (0-based) lines that ``[start, end)`` has characters on."""
+    return range(document.line_of_offset(start) - 1, document.line_of_offset(max(start, end - 1)))
+
+
 def painted_marks(marks: str, colour: bool) -> str:
     if not colour:
         return marks
@@ -380,179 +310,6 @@ def ref_count(document: Document, refs: list[Ref]) -> str:
     if failed:
         line += f"; {failed} {'does' if failed == 1 else 'do'} not resolve (not marked: `sourcecheck SESSION` says why)"
     return line
-
-
-# --- sync ----------------------------------------------------------------------------
-
-
-def ref_label(ref: Ref) -> str:
-    """Where a ref is, for a person: its pointer in the session file."""
-    return visible(pointer(ref.json_path))
-
-
-def lines_of(line: int, end_line: int) -> str:
-    return f"line {line}" if line == end_line else f"lines {line}-{end_line}"
-
-
-def ref_place(ref: Ref) -> str:
-    where = lines_of(ref.start.line, ref.end.line) if ref.start is not None and ref.end is not None else "?"
-    return f"{quoted(ref.doc_path or '')}, {where}"
-
-
-def read_files(session: Any, max_size_mb: int) -> dict[str, resync.FileState]:
-    """What reading the file of each document of the session gives (see ``disk.document_file``)."""
-    analysis: Analysis = session.analysis
-    return {path: disk.document_file(session.folder, path, max_size_mb) for path in analysis.session.by_path}
-
-
-def dump_json(value: Any) -> str:
-    return json_visible(escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=2)))
-
-
-def run_sync(args: argparse.Namespace) -> int:
-    session = load_session(args.session, args.max_size_mb)
-    analysis = session.analysis
-    drift = resync.plan(analysis, read_files(session, args.max_size_mb))
-    accept: bool = args.accept
-    check: bool = args.check
-    updated = [] if check else drift.updated(accept)
-    written = False
-    if updated:
-        text = resync.applied(analysis.text, resync.edits(drift, accept))
-        write_atomically(session.name, text, expect=session.data)
-        written = True
-    if args.json:
-        sys.stdout.write(dump_json(sync_json(session, drift, check, accept, written)) + "\n")
-    else:
-        sys.stdout.write("".join(line + "\n" for line in sync_lines(session, drift, check, accept)))
-    return sync_exit(drift, check, accept)
-
-
-def sync_exit(drift: resync.Drift, check: bool, accept: bool) -> int:
-    """0 when, after this run, every document equals its file (``--check``: already does)."""
-    if check:
-        return 0 if drift.up_to_date else 1
-    for document in drift.documents:
-        if document.state == "unreadable":
-            return 1
-        if document.state == "changed":
-            if not accept and document.changed_refs:
-                return 1
-            if accept and any(ref.anchor is None for ref in document.changed_refs):
-                return 1
-    return 0
-
-
-def _said(text: str | None) -> str:
-    return in_quotes(text) if text is not None else "deleted"
-
-
-def sync_lines(session: Any, drift: resync.Drift, check: bool, accept: bool) -> list[str]:
-    """What ``sync`` says of each document, then of each changed ref, then in sum."""
-    analysis: Analysis = session.analysis
-    shown = session.shown
-    out: list[str] = []
-    kept_back = missing = updated = 0
-    for document in drift.documents:
-        label = quoted(document.document.path)
-        if document.state == "same":
-            continue
-        if isinstance(document.file, resync.Unreadable):
-            missing += 1
-            out.append(f"{label}: {document.file.reason}; its document is kept as it was")
-            continue
-        note = (
-            f" ({document.file.note})" if isinstance(document.file, resync.FileContent) and document.file.note else ""
-        )
-        kept, changed = document.kept_refs, document.changed_refs
-        moving = sum(1 for ref in kept if ref.moves)
-        carried = f"{plural(len(kept), 'ref')} into it {'keeps its' if len(kept) == 1 else 'keep their'} text"
-        if moving:
-            carried += f" ({moving} re-anchored)"
-        if not changed:
-            updated += 1
-            what = "`sourcecheck sync` would update it" if check else "its content is updated"
-            out.append(f"{label}: its file has changed{note}; {carried}; {what}")
-        elif accept and not check:
-            updated += 1
-            out.append(
-                f"{label}: its file has changed{note}; {carried}, {plural(len(changed), 'ref')} "
-                f"{'cites' if len(changed) == 1 else 'cite'} text that changed; accepted: its content is updated"
-            )
-        else:
-            kept_back += 1
-            out.append(
-                f"{label}: its file has changed{note}; {carried}, but {plural(len(changed), 'ref')} "
-                f"{'cites' if len(changed) == 1 else 'cite'} text that changed: the document is kept as it was"
-            )
-        for ref in changed:
-            extent = analysis.tree.locate(ref.ref.json_path)
-            line = analysis.lines.line_of(extent[0]) + 1 if extent is not None else 0
-            said = f"{shown}:{line}: {ref_label(ref.ref)} ({ref_place(ref.ref)}): "
-            said += f"was {_said(ref.was)}, now {_said(ref.now)}"
-            if ref.reason is not None:
-                said += f" ({visible(ref.reason)})"
-            if accept and not check:
-                if ref.anchor is not None:
-                    where = lines_of(ref.anchor.start_line, ref.anchor.end_line)
-                    said += f"; re-anchored to {where}: judge its claim again"
-                else:
-                    said += f"; left as it was (`sourcecheck {shown}` reports it)"
-            out.append(said)
-    out.append(sync_summary(shown, drift, check, accept, updated, kept_back, missing))
-    return out
-
-
-def sync_summary(
-    shown: str, drift: resync.Drift, check: bool, accept: bool, updated: int, kept_back: int, missing: int
-) -> str:
-    if drift.up_to_date:
-        return f"{shown}: up to date: every document equals its file"
-    parts = []
-    if updated:
-        parts.append(f"{plural(updated, 'document')} {'out of date' if check else 'updated'}")
-    if kept_back:
-        parts.append(
-            f"{plural(kept_back, 'document')} kept as {'it was' if kept_back == 1 else 'they were'} "
-            "(refs cite text that changed)"
-        )
-    if missing:
-        parts.append(f"{plural(missing, 'file')} not read")
-    advice = ""
-    if kept_back and not accept:
-        advice = f"; judge the changed refs, then run `sourcecheck sync --accept {shown}`"
-    elif check and updated:
-        advice = f"; run `sourcecheck sync {shown}` to update it"
-    return f"{shown}: " + ", ".join(parts) + advice
-
-
-def sync_json(session: Any, drift: resync.Drift, check: bool, accept: bool, written: bool) -> dict[str, Any]:
-    """``sync --json``: each document's state and each ref carried or changed, for programs."""
-    updated = {id(d) for d in ([] if check else drift.updated(accept))}
-    documents, refs = [], []
-    for document in drift.documents:
-        entry: dict[str, Any] = {"path": document.document.path, "state": document.state}
-        if isinstance(document.file, resync.Unreadable):
-            entry["reason"] = document.file.reason
-        elif document.file.note:
-            entry["note"] = document.file.note
-        if document.state == "changed":
-            entry["updated"] = id(document) in updated
-        documents.append(entry)
-        for ref in document.refs:
-            if ref.state == "kept" and not ref.moves:
-                continue
-            refs.append(
-                {
-                    "pointer": ref.pointer,
-                    "path": document.document.path,
-                    "state": ref.state,
-                    "was": ref.was,
-                    "now": ref.now,
-                    "ref": ref.anchor.as_json() if ref.anchor is not None else None,
-                }
-            )
-    return {"exit_code": sync_exit(drift, check, accept), "written": written, "documents": documents, "refs": refs}
 
 
 # --- arguments -----------------------------------------------------------------------
@@ -597,6 +354,12 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument(
         "--line", type=line_number, metavar="N", help="the line TEXT starts on, when it occurs more than once"
     )
+    ref.add_argument(
+        "--occurrence",
+        type=line_number,
+        metavar="K",
+        help="which occurrence of TEXT on its line (1 for the first), when it occurs more than once there",
+    )
     ref.set_defaults(run=run_ref)
 
     show = commands.add_parser(
@@ -615,6 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the marks (default: auto, off when piped or NO_COLOR is set)",
+    )
+    show.add_argument(
+        "--uncited",
+        action="store_true",
+        help="show only the lines holding text no claim cites, ~ under it, and how much of the document that is",
     )
     show.set_defaults(run=run_show)
 
@@ -653,6 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"read no file larger than this (default {disk.MAX_SIZE_MB})",
     )
     sync.set_defaults(run=run_sync)
+    adding.add_parser(commands)
     return parser
 
 

@@ -86,6 +86,12 @@ def _pattern(needle: str, markup: bool) -> re.Pattern[str] | None:
         return None
 
 
+def tolerant(text: str) -> re.Pattern[str] | None:
+    """``text`` as a pattern that takes any quote style, letter case and run of whitespace (a
+    line break too) for its own: what the check calls the same text written otherwise."""
+    return _pattern(text, markup=False)
+
+
 def _unique(line: str, text: str) -> bool:
     first = line.find(text)
     return first >= 0 and line.find(text, first + 1) < 0
@@ -289,4 +295,4 @@ def best_part(line: str, needle: str, width: int = 60) -> str:
     return ("…" if begin else "") + line[begin : begin + width] + ("…" if begin + width < len(line) else "")
 
 
-__all__ = ["MAX_LINE", "NEARBY", "NearMiss", "best_part", "lines_holding_once", "near_misses"]
+__all__ = ["MAX_LINE", "NEARBY", "NearMiss", "best_part", "lines_holding_once", "near_misses", "tolerant"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .analysis import Analysis
 from .session import Document, Path, Ref
 from .syntax import JString
+from .verdicts import valid_confidence
 
 
 def document_path_at(analysis: Analysis, offset: int) -> str | None:
@@ -119,6 +120,21 @@ def annotation_being_written(analysis: Analysis, last_edit: int | None) -> int |
             return index if isinstance(index, int) else None
     index = annotations[-1].json_path[-1]
     return index if isinstance(index, int) else None
+
+
+DEFAULT_CONFIDENCE = 0.7
+"""A new source's confidence in a session without one: a reputable secondary source."""
+
+
+def last_confidence(analysis: Analysis, index: int | None) -> int | float:
+    """The confidence the writer gave the source before a new one: the last of annotation
+    ``index``, else the last in the session; :data:`DEFAULT_CONFIDENCE` in a session without one."""
+    annotation = analysis.annotations_by_path.get(("annotations", index)) if index is not None else None
+    for group in ([*annotation.sources] if annotation is not None else [], analysis.session.refs):
+        for ref in reversed(group):
+            if ref.is_source and (value := valid_confidence(ref.confidence)) is not None:
+                return value
+    return DEFAULT_CONFIDENCE
 
 
 def content_selection(analysis: Analysis, start: int, end: int) -> tuple[Document, int, int] | None:

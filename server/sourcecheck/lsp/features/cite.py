@@ -28,14 +28,12 @@ from lsprotocol import types
 
 from ...core.display import both_ends, visible
 from ...core.insert import Insertion, new_annotation, new_source
-from ...core.queries import annotation_being_written, content_selection
+from ...core.queries import annotation_being_written, content_selection, last_confidence
 from ...core.refs import Uncitable, cite
 from ...core.session import Document
-from ...core.verdicts import valid_confidence
 from ..app import Shown, View
 
 KIND = types.CodeActionKind.RefactorRewrite
-DEFAULT_CONFIDENCE = 0.7
 TITLE_WIDTH = 40
 
 
@@ -84,7 +82,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
             if claim is not None and claim.text
             else f"annotation {index + 1}"
         )
-        confidence = last_confidence(view, index)
+        confidence = last_confidence(analysis, index)
         for polarity in ("supports", "refutes"):
             source: dict[str, Any] = {**ref, "polarity": polarity, "confidence": confidence}
             insertion = new_source(analysis, index, source)
@@ -92,18 +90,6 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
                 title = f"Cite {quoted} as a source that {polarity} {about}"
                 found.append(action(view, title, insertion, confidence))
     return found
-
-
-def last_confidence(view: View, index: int) -> int | float:
-    """The confidence the writer gave the source before this one: the last of the annotation
-    being written, else the last in the session; 0.7 in a session without one."""
-    sources = view.analysis.session.refs
-    annotation = view.analysis.annotations_by_path.get(("annotations", index))
-    for group in ([*annotation.sources] if annotation is not None else [], sources):
-        for ref in reversed(group):
-            if ref.is_source and (value := valid_confidence(ref.confidence)) is not None:
-                return value
-    return DEFAULT_CONFIDENCE
 
 
 def action(view: View, title: str, insertion: Insertion, confidence: int | float | None = None) -> types.CodeAction:
