@@ -116,7 +116,9 @@ def test_wheel_holds_the_whole_package_and_nothing_else(dists: dict[str, Path], 
         entry_points = wheel.read(f"{NAME}.dist-info/entry_points.txt").decode()
     package = {"sourcecheck/" + n.removeprefix(PACKAGE) for n in files if n.startswith(PACKAGE)}
     info = {n for n in names if n.startswith(f"{NAME}.dist-info/")}
-    assert sorted(names - info) == sorted(package)
+    data = {n for n in names if n.startswith(f"{NAME}.data/")}
+    assert sorted(data) == [f"{NAME}.data/data/share/doc/sourcecheck/{n}" for n in ("rules.md", "sourcecheck-spec.md")]
+    assert sorted(names - info - data) == sorted(package)
     assert "sourcecheck/py.typed" in names  # PEP 561: type checkers read the API's types
     assert sorted(info) == sorted(
         f"{NAME}.dist-info/{n}"
@@ -161,6 +163,13 @@ def test_installed_cli_checks_the_example(venv: Path, env: dict[str, str], tmp_p
     )
     assert broken.returncode == 1, broken.stderr
     assert "boundary-ambiguous" in {f["code"] for f in json.loads(broken.stdout)["findings"]}
+    # --help lists every command and names the installed rules by a path that exists
+    helped = run([venv / "sourcecheck", "--help"], env=env, cwd=tmp_path).stdout
+    assert all(f"sourcecheck {c} " in helped for c in ("new", "add", "ref", "show", "sync", "report"))
+    rules = Path(helped.rsplit("the --json form: ", 1)[1].strip())
+    assert rules.is_relative_to(venv.parent) and rules.read_text(encoding="utf-8") == (
+        ROOT / "docs/rules.md"
+    ).read_text(encoding="utf-8")
 
 
 def test_installed_api_checks_the_example(venv: Path, env: dict[str, str], tmp_path: Path) -> None:

@@ -6,8 +6,9 @@
     cat FILE | sourcecheck         standard input (also ``-``)
     sourcecheck FILE.jsonl         JSON Lines, one session per line (``--jsonl``: any input;
                                    with --json, one object per line: cli/jsonl.py)
-    sourcecheck new|ref|show|sync  writing sessions (cli/authoring.py); a first argument
-                                   naming one is a file to check when such a file exists
+    sourcecheck new|add|ref|show|sync|report
+                                   writing and reviewing sessions (cli/authoring.py); a first
+                                   argument naming one is a file to check when such a file exists
 
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
 schema error or unreadable input; with several files, the worst of them. Many inputs are
@@ -25,9 +26,11 @@ import io
 import os
 import stat
 import sys
+import sysconfig
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from .. import __version__, disk
@@ -325,15 +328,53 @@ def _size(name: str) -> int:
         return 0
 
 
+def rules_path() -> str | None:
+    """Where the rules (docs/rules.md) are on this machine: the checkout's, for a clone or an
+    editable install, else the copy a wheel installs under ``share/doc/sourcecheck``."""
+    here = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+    candidates = [here] + [
+        Path(sysconfig.get_path("data", scheme)) / "share" / "doc" / "sourcecheck" / "rules.md"
+        for scheme in dict.fromkeys([sysconfig.get_default_scheme(), f"{os.name}_user"])
+        if scheme in sysconfig.get_scheme_names()
+    ]
+    return next((str(path) for path in candidates if path.is_file()), None)
+
+
+def epilog() -> str:
+    rules = rules_path()
+    where = (
+        f"The rules every check follows, each finding code and the --json form: {rules}"
+        if rules
+        else (
+            "The rules every check follows, each finding code and the --json form: docs/rules.md of the sourcecheck "
+            "repository (not installed here)"
+        )
+    )
+    return f"""commands (sourcecheck COMMAND --help for each):
+  sourcecheck new FILE... -o SESSION        a session with one document per file
+  sourcecheck add SESSION --claim PATH TEXT --supports PATH TEXT [--confidence X] ...
+                                            add an annotation: a claim and its sources, by their text
+  sourcecheck ref SESSION PATH TEXT         print the ref that cites TEXT
+  sourcecheck show SESSION PATH [--uncited] a document with its cited (or uncited) text marked
+  sourcecheck sync SESSION [--check]        carry the refs across changes to the documents' files
+  sourcecheck report SESSION [-o FILE]      the review report, one HTML page
+
+A first argument that names a command runs it, unless a file of that name exists in the
+current folder: then that file is checked (write ./new to make that explicit).
+
+Exit status: 0 every ref resolves, 1 a ref fails to resolve (or --fail-on), 2 invalid JSON,
+schema error or unreadable input.
+
+{where}
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sourcecheck",
         description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
-        epilog="Exit status: 0 every ref resolves, 1 a ref fails to resolve, 2 invalid JSON, schema error or "
-        "unreadable input. Writing sessions: sourcecheck new FILE... [-o OUT] | ref SESSION PATH TEXT [--line N] | "
-        "show SESSION PATH | sync SESSION [--check] (see sourcecheck COMMAND --help). A first argument that names "
-        "one of these commands runs it, unless a file of that name exists in the current folder: then that file is "
-        "checked (write ./new to make that explicit).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=epilog(),
     )
     parser.add_argument(
         "files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input"
