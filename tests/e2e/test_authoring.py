@@ -397,7 +397,16 @@ async def test_code_lens_locations_select_exactly_the_refs_and_the_uncited_text(
     contested = by_title["contested: 1 supports (max 0.8) · 2 refutes (max 0.9)"]
     assert [json.loads(t) for t in listed(editor, uri, contested)] == value["annotations"][1]["sources"]
     article = value["documents"][0]["content"]
-    passages = [json.loads(f'"{raw}"') for raw in listed(editor, uri, by_title["4 uncited passages (62%)"])]
+    uncited = by_title["4 uncited passages (62%)"]
+    # in the document's view: a list shows the document's line and text, not a JSON line
+    (view,) = {location["uri"] for location in uncited.command.arguments[2]}
+    shown = await client.workspace_text_document_content_async(types.TextDocumentContentParams(uri=view))
+    assert shown.text == article
+    editor.texts[view] = shown.text
+    passages = [
+        editor.range_text(view, types.Range(start=types.Position(**r["start"]), end=types.Position(**r["end"])))
+        for r in (location["range"] for location in uncited.command.arguments[2])
+    ]
     assert passages == [
         "# Orbit 2.4: faster starts, fewer surprises 🚀\n\nOrbit 2.4 ",
         " on the reference benchmark.\nThe team says ",

@@ -2,7 +2,7 @@
 -- as JSON. Input (environment): SOURCECHECK_CONFIG (a config file, loaded with :luafile as
 -- the README shows, or "start_client" for Neovim 0.7: then editors/neovim is put on
 -- 'runtimepath' by hand), SOURCECHECK_FILE (the session), SOURCECHECK_SCENARIO ("view",
--- "lens" or "definition"), SOURCECHECK_DOCUMENT (the document to view), SOURCECHECK_SELECT
+-- "lens", "definition" or "uncited"), SOURCECHECK_DOCUMENT (the document to view), SOURCECHECK_SELECT
 -- (the text to select and cite in the view), SOURCECHECK_HOVER (a text to hover in the view).
 local wait = tonumber(os.getenv('SOURCECHECK_WAIT_MS') or '15000')
 local out = { attached = false }
@@ -95,6 +95,46 @@ local ok, err = pcall(function()
     out.view_attached = client_of(buf) ~= nil
   end
 
+  if scenario == 'uncited' then -- the "K uncited passages" lens, run: the quickfix list it fills
+    vim.lsp.codelens.refresh({ bufnr = session })
+    local lens
+    vim.wait(wait, function()
+      for _, l in ipairs(vim.lsp.codelens.get(session)) do
+        if l.command and l.command.title:find('uncited passage', 1, true) then
+          lens = l
+          return true
+        end
+      end
+      return false
+    end, 50)
+    if not lens then
+      return
+    end
+    out.lens = lens.command.title
+    vim.ui.select = function(items, opts, on_choice) -- the user picks this lens of its line
+      for i, item in ipairs(items) do
+        local command = (item.lens and item.lens.command) or item.command or item -- 0.11: { client, lens }
+        if command.title == lens.command.title then
+          return on_choice(item, i)
+        end
+      end
+      on_choice(nil, nil)
+    end
+    local show = vim.lsp.commands['sourcecheck.showReferences']
+    vim.lsp.commands['sourcecheck.showReferences'] = function(command, ctx) -- what it was given, and any error
+      out.ran = { locations = #((command.arguments or {})[3] or {}) }
+      local done, failed = pcall(show, command, ctx)
+      out.ran.error = (not done) and tostring(failed) or nil
+    end
+    vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
+    vim.lsp.codelens.run()
+    vim.wait(wait, function() return #vim.fn.getqflist() > 0 end, 50)
+    out.quickfix = {}
+    for _, item in ipairs(vim.fn.getqflist()) do
+      table.insert(out.quickfix, { lnum = item.lnum, col = item.col, text = item.text, name = vim.api.nvim_buf_get_name(item.bufnr) })
+    end
+    return
+  end
   if scenario == 'lens' then
     if has('0.10') then
       vim.lsp.codelens.refresh({ bufnr = session })
@@ -115,6 +155,12 @@ local ok, err = pcall(function()
       return
     end
     out.lens = lens.command
+    local show = vim.lsp.commands['sourcecheck.showReferences']
+    vim.lsp.commands['sourcecheck.showReferences'] = function(command, ctx) -- what it was given, and any error
+      out.ran = { locations = #((command.arguments or {})[3] or {}) }
+      local done, failed = pcall(show, command, ctx)
+      out.ran.error = (not done) and tostring(failed) or nil
+    end
     vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
     vim.lsp.codelens.run() -- as a user does on the lens's line
   elseif scenario == 'definition' then

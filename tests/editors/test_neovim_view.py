@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.explain import coverage_of
 from sourcecheck.lsp.app import view_uri
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +149,24 @@ def test_the_open_as_text_lens_opens_the_view(tmp_path):
     assert seen["lens"]["command"] == "sourcecheck.openDocumentView"
     assert seen["lens"]["arguments"] == [view_uri(session.as_uri(), "release-notes")]
     assert_view_opened(seen, session)
+
+
+@needs_011
+def test_the_uncited_lens_lists_the_documents_lines_with_their_text(tmp_path):
+    seen, session = run_neovim(nvim_011(), CONFIGS[0], "uncited", tmp_path)
+    assert seen["lens"] == "4 uncited passages (62%)"
+    analysis = Analysis(FIXTURE.read_text(encoding="utf-8"))
+    document = analysis.session.documents[0]
+    coverage = coverage_of(analysis, document)
+    assert coverage is not None
+    article = document.content.split("\n")
+    items = seen["quickfix"]
+    # one item per uncited passage, on the line it starts on (the title, then three sentences' tails)
+    assert [item["lnum"] for item in items] == [document.line_of_offset(run.start) for run in coverage.runs]
+    assert len(items) == 4
+    assert [item["text"] for item in items] == [article[item["lnum"] - 1] for item in items]
+    assert items[0]["text"].startswith("# Orbit 2.4: faster starts") and items[0]["col"] == 1
+    assert {item["name"] for item in items} == {view_uri(session.as_uri(), "article")}
 
 
 @needs_011

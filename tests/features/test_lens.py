@@ -51,6 +51,16 @@ def listed_texts(view, lens):
     return [range_text(view.text, types.Range(**ranged(location["range"])), view.encoding) for location in locations]
 
 
+def listed_passages(view, lens, path):
+    """The text of the document view of ``path`` each location of a lens selects: the
+    document's own lines, as the client shows them (no JSON escapes)."""
+    session_uri, position, locations = lens.command.arguments
+    assert session_uri == view.uri
+    assert {parse_view_uri(location["uri"]) for location in locations} == {(view.uri, path)}
+    content = next(d.content for d in view.analysis.session.documents if d.path == path)
+    return [range_text(content, types.Range(**ranged(location["range"])), view.encoding) for location in locations]
+
+
 def ranged(rng):
     return {"start": types.Position(**rng["start"]), "end": types.Position(**rng["end"])}
 
@@ -195,9 +205,11 @@ def test_cited_by_lists_exactly_the_refs_citing_each_document_in_file_order():
 def test_uncited_passages_select_exactly_the_text_no_claim_cites():
     view = view_of(ORBIT)
     lens = titled(view, "4 uncited passages (62%)")
-    passages = [decoded(raw) for raw in listed_texts(view, lens)]
+    passages = listed_passages(view, lens, "article")
     assert passages == uncited_by_the_oracle(ORBIT, "article")
     assert passages[0] == "# Orbit 2.4: faster starts, fewer surprises 🚀\n\nOrbit 2.4 "
+    # in the view, each passage is on the document's own line: the list shows line 1, not a JSON line
+    assert lens.command.arguments[2][0]["range"]["start"] == {"line": 0, "character": 0}
 
 
 def test_uncited_passages_through_escapes_and_astral_characters_in_every_encoding():
@@ -227,7 +239,7 @@ def test_uncited_passages_through_escapes_and_astral_characters_in_every_encodin
         def passages(encoding, text=text):
             view = view_of(text, encoding=encoding)
             (lens,) = [lens for lens in lenses(view) if "uncited passage" in lens.command.title]
-            return [decoded(raw) for raw in listed_texts(view, lens)]
+            return listed_passages(view, lens, "d")
 
         assert per_encoding(passages) == {str(encoding): expected for encoding in ENCODINGS}
 
@@ -287,13 +299,16 @@ def test_locations_after_cjk_and_emoji_select_the_same_refs_in_every_encoding():
 
     def listed(encoding):
         view = view_of(text, encoding=encoding)
-        return [listed_texts(view, lens) for lens in lenses(view)]
+        return [
+            listed_passages(view, lens, "article") if "uncited" in lens.command.title else listed_texts(view, lens)
+            for lens in lenses(view)
+        ]
 
     found = per_encoding(listed)
     assert found["utf-16"] == found["utf-8"] == found["utf-32"]
     value = json.loads(ORBIT)
     assert [json.loads(t) for t in found["utf-8"][-3]] == value["annotations"][1]["sources"]
-    assert [decoded(t) for t in found["utf-8"][1]] == uncited_by_the_oracle(ORBIT, "article")
+    assert found["utf-8"][1] == uncited_by_the_oracle(ORBIT, "article")
 
 
 def test_lenses_that_list_places_find_them_only_when_resolved():

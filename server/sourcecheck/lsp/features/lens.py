@@ -5,7 +5,8 @@ Above an annotation: its verdict (``core/verdicts.py``, RULES.md), e.g. "support
 supports (max 0.95)", "contested: 1 supports (max 0.8) · 2 refutes (max 0.9)"; clicked, it
 lists the annotation's sources. Above a document: "cited by N refs", which lists them;
 "K uncited passages (62%)" when no claim covers some of its text, which lists those
-passages inside its ``content``; and "open as text", which opens its document view.
+passages in the document's view (its own lines, so a list shows line 12 of the document
+and its text, not a place in a JSON string); and "open as text", which opens that view.
 
 Every lens runs a client command, none an empty one (Neovim before 0.10 offers lenses with
 an empty command in a picker). ``sourcecheck.showReferences`` takes plain JSON:
@@ -21,8 +22,9 @@ from typing import Any
 from lsprotocol import types
 
 from ...core.explain import citations_title, coverage_of, uncited_title, verdict_title
-from ...core.session import Ref
-from ..app import View, view_uri
+from ...core.positions import LineTable
+from ...core.session import Document, Ref
+from ..app import View, lsp_range, view_uri
 
 OPEN_VIEW = "sourcecheck.openDocumentView"
 """The client command that opens a document view (its URI is the one argument)."""
@@ -53,6 +55,20 @@ def ref_locations(view: View, refs: list[Ref]) -> list[dict[str, Any]]:
         node = view.analysis.node(ref.json_path)
         if node is not None:
             found.append(location_json(view, node.start, node.end))
+    return found
+
+
+def uncited_locations(view: View, document: Document) -> list[dict[str, Any]]:
+    """The passages of ``document`` no claim cites, as places in its document view."""
+    coverage = coverage_of(view.analysis, document)
+    if coverage is None or not coverage.runs:
+        return []
+    uri = view_uri(view.uri, document.path)
+    lines = LineTable(document.content)
+    found = []
+    for run in coverage.runs:
+        rng = lsp_range(lines.span(run.start, run.end, view.encoding))
+        found.append({"uri": uri, "range": {"start": position_json(rng.start), "end": position_json(rng.end)}})
     return found
 
 
@@ -101,11 +117,7 @@ def resolve(view: View, lens: types.CodeLens) -> types.CodeLens:
         if kind == "cited":
             locations = ref_locations(view, analysis.refs_into(document))
         else:
-            coverage = coverage_of(analysis, document)
-            for run in coverage.runs if coverage is not None else ():
-                extent = analysis.content_extent(document, run.start, run.end)
-                if extent is not None:
-                    locations.append(location_json(view, *extent))
+            locations = uncited_locations(view, document)
     elif kind == "verdict" and 0 <= index < len(analysis.summary.verdicts):
         annotation = analysis.annotations_by_path.get(analysis.summary.verdicts[index].path)
         locations = ref_locations(view, list(annotation.sources) if annotation is not None else [])
