@@ -51,6 +51,22 @@ def test_a_boundary_with_a_space_for_a_tab_says_so():
     assert "the line has a tab where `str` has a space" in message
 
 
+def test_a_boundary_with_a_space_after_its_lines_last_character_says_so_and_writes_it_without():
+    (message,) = messages(one_claim((6, "The"), (6, "here. ")), "boundary-not-found")
+    assert message == (
+        '`"here. "` does not occur on line 6 of `article`, but `"here."` does: `str` has a space at its end, '
+        'where line 6 ends. Write `"here."`'
+    )
+
+
+def test_a_boundary_with_a_space_before_its_lines_first_character_says_so():
+    (message,) = messages(one_claim((7, " End"), (7, "End.")), "boundary-not-found")
+    assert message == (
+        '`" End"` does not occur on line 7 of `article`, but `"End"` does: `str` has a space at its start, '
+        'where line 7 starts. Write `"End"`'
+    )
+
+
 def test_a_boundary_that_is_unique_a_line_or_two_away_says_on_which_line_it_occurs():
     (message,) = messages(one_claim((4, "target"), (6, "here")), "boundary-not-found")
     assert message == (

@@ -202,10 +202,15 @@ def near_misses(lines: Sequence[str], number: int, needle: str, side: Side) -> l
     # 2. what models add or drop, on the named line
     found_loose: list[NearMiss] = []
     for variant, why in [(needle, ""), *_trimmed(needle)]:
+        if why.startswith("`str` has a period") and any(n.why.startswith("`str` has a space") for n in found_loose):
+            continue  # the line has the period: only the space was added
         for column, text in _on_line(lines, number, variant, markup=True) or (
             [(line.find(variant), variant)] if variant != needle and _unique(line, variant) else []
         ):
             if _unique(line, text) and all(n.text != text for n in found_loose):
+                if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
+                    edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
+                    why = f"{why}, where line {number} {edge}"
                 found_loose.append(NearMiss(number, column, text, False, why or _loosely(variant, text)))
     if found_loose:
         return found_loose

@@ -1291,7 +1291,12 @@ class _Checker:
                 f"`{boundary.side}.line` and {show_exact(miss.text)} for `{boundary.side}.str`"
             )
         if misses:
-            options = _and([f"{show_exact(m.text)} on line {m.line}" for m in misses[:4]])
+            options = _and(
+                [
+                    f"{show_exact(m.text)} on line {m.line}" + (f" ({m.why})" if m.line == boundary.line else "")
+                    for m in misses[:4]
+                ]
+            )
             return f"{said}; it may be {options}: write the one meant (each is a suggested fix)"
         if "\n" in boundary.str:
             return (
