@@ -25,6 +25,21 @@ def test_the_outline_lists_documents_with_their_line_counts():
     ]
 
 
+def test_a_final_line_break_ends_the_last_line_and_adds_none_to_the_count():
+    text = json.dumps(
+        {
+            "documents": [
+                {"path": "ends-with-a-break", "content": "one\ntwo\n"},
+                {"path": "without", "content": "one\ntwo"},
+                {"path": "nothing", "content": ""},
+            ],
+            "annotations": [],
+        }
+    )
+    documents, _ = outline(view_of(text))
+    assert [d.detail for d in documents.children] == ["2 lines", "2 lines", "empty"]
+
+
 def test_annotations_are_named_by_their_claim_with_sources_as_children():
     _, annotations = outline(view_of(ORBIT))
     assert (annotations.name, annotations.detail) == ("Annotations", "4")

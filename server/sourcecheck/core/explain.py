@@ -188,6 +188,15 @@ def describe_failed_boundary(ref: Ref, boundary: Boundary | None) -> Text:
     ]
 
 
+def lines_said(document: Document) -> str:
+    """How many lines a person counts in ``document``: ``199 lines`` for content ending with a
+    line break (the empty line a ref may name after it is not counted), ``empty`` for none."""
+    if not document.content:
+        return "empty"
+    count = len(document.lines) - (1 if document.content.endswith("\n") else 0)
+    return plural(count, "line")
+
+
 def describe_document(analysis: Analysis, doc_path: str) -> Text:
     document = analysis.session.by_path.get(doc_path)
     if document is None:
@@ -195,7 +204,7 @@ def describe_document(analysis: Analysis, doc_path: str) -> Text:
     refs = analysis.refs_into(document)
     claims = sum(1 for r in refs if not r.is_source)
     out: Text = [
-        para(Strong("document"), " ", Code(document.path), f" · {len(document.lines)} lines"),
+        para(Strong("document"), " ", Code(document.path), f" · {lines_said(document)}"),
         para(f"cited by {plural(len(refs), 'ref')} ({claims} claims, {len(refs) - claims} sources)"),
     ]
     coverage = coverage_of(analysis, document)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.analysis import Analysis
 from ..core.display import json_escape, visible
+from ..core.explain import lines_said
 from ..core.verdicts import VERDICTS, WEAK, percent
 from .assets import csp, script, style
 from .model import HIDDEN_CLASS, LETTER, FailingRef, Message, Review, build, script_data
@@ -107,7 +108,7 @@ def page(review: Review, editor: bool) -> str:
         out.append('<h2 id="documents-h">Documents with claims</h2>\n')
         for d in claimed:
             stats = (
-                f"{plural(len(d.document.lines), 'line')} · {plural(d.claims, 'claim')} · "
+                f"{lines_said(d.document)} · {plural(d.claims, 'claim')} · "
                 f"{d.uncited_share} uncited ({d.uncited_characters:,} of {len(d.document.content):,} characters)"
             )
             if d.cited_spans:
@@ -131,7 +132,7 @@ def page(review: Review, editor: bool) -> str:
             out.append(
                 f'<details class="doc" id="d{d.index}" data-doc="{d.index}"><summary>'
                 f'<h3 class="path">{text(d.document.path)}</h3>'
-                f'<span class="stats">{text(cited)} · {plural(len(d.document.lines), "line")}</span></summary>'
+                f'<span class="stats">{text(cited)} · {lines_said(d.document)}</span></summary>'
                 f'<div class="lines" data-doc="{d.index}"></div></details>\n'
             )
         out.append("</section>\n")

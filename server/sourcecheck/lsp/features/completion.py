@@ -19,7 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from ...core.display import shorten, visible
-from ...core.explain import marked_line
+from ...core.explain import lines_said, marked_line
 from ...core.extend import boundary_candidates
 from ...core.queries import Typing, enclosing_ref, line_words_at, typing_at, written_document, written_line
 from ...core.session import Document, Ref
@@ -71,7 +71,7 @@ def completions(view: View, offset: int) -> list[types.CompletionItem]:
         if ref is None:  # a document's own path: nothing to pick from
             return []
         return [
-            string_item(view, typing, doc.path, types.CompletionItemKind.File, detail=f"{len(doc.lines)} lines")
+            string_item(view, typing, doc.path, types.CompletionItemKind.File, detail=lines_said(doc))
             for doc in analysis.session.documents
         ]
     document = written_document(analysis, ref)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...core.display import shorten, visible
-from ...core.explain import polarity_of
+from ...core.explain import lines_said, polarity_of
 from ...core.session import Path, Ref
 from ..app import View
 
@@ -33,7 +33,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
             documents.append(
                 types.DocumentSymbol(
                     name=visible(shorten(doc.path, NAME_WIDTH)) or '""',
-                    detail=f"{len(doc.lines)} lines",
+                    detail=lines_said(doc),
                     kind=types.SymbolKind.File,
                     range=whole,
                     selection_range=name,
