@@ -11,7 +11,7 @@ from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.fixes import apply, fix_of, fixed, repairs
 from sourcecheck.core.meant import confidence_meant, polarity_word
 from sourcecheck.core.session import Severity
-from tests.support.helpers import claim, crafted, session, source
+from tests.support.helpers import REPORT, claim, crafted, session, source
 
 
 def errors(analysis, by_code=False):
@@ -216,3 +216,31 @@ def test_the_fix_loop_applies_only_fixes_of_findings_with_one_repair_and_stops()
     every = fixed(text, unsafe=True)
     left = {f.code for f in Analysis(every.text).findings}
     assert "boundary-ambiguous" in left and "empty-sources" in left  # several repairs: only suggestions
+
+
+def test_a_sources_unknown_path_is_never_guessed_to_be_its_claims_own_document():
+    documents = [
+        {"path": "notes-2024", "content": "The outcome was positive."},
+        {"path": "notes-2025", "content": "The outcome was positive."},
+    ]
+    value = session(
+        [
+            {
+                "claim": claim("notes-2024", (1, "outcome"), (1, "positive")),
+                "sources": [source("notes-2026", (1, "outcome"), (1, "positive"))],
+            }
+        ],
+        documents,
+    )
+    _, fixes = fixes_for(value, "unknown-path")
+    assert [f.title for f in fixes] == ['Change path to "notes-2025": cites "outcome was positive"']
+
+
+def test_a_quote_in_a_fix_title_is_escaped_as_the_json_it_writes():
+    documents = [
+        {"path": "article", "content": 'First.\nHe said "hi") and left.'},
+        {"path": "report", "content": REPORT},
+    ]
+    value = session([{"claim": claim("article", (1, '")'), (2, "left.")), "sources": [source()]}], documents)
+    _, fixes = fixes_for(value, "boundary-not-found")
+    assert [f.title for f in fixes] == ['Move start to line 2, where "\\")" is unique: cites "\\") and left."']

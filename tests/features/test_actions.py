@@ -77,8 +77,9 @@ def test_a_fix_after_emoji_and_cjk_on_the_same_line_lands_in_every_encoding():
     def fixed(encoding):
         actions = all_actions(view_of(text, encoding=encoding))
         assert [a.title for a in actions] == [
-            'Extend start to ""hi" to 🚀": cites ""hi" to 🚀 and "hi" to 中文"',
-            'Extend start to ""hi" to 中文": cites ""hi" to 中文"',
+            # a quote inside the quoted text is escaped, as in the JSON it writes
+            'Extend start to "\\"hi\\" to 🚀": cites "\\"hi\\" to 🚀 and \\"hi\\" to 中文"',
+            'Extend start to "\\"hi\\" to 中文": cites "\\"hi\\" to 中文"',
         ]
         return apply_workspace_edit(text, actions[1].edit, encoding)
 
@@ -154,3 +155,40 @@ def test_edits_name_the_views_version_when_the_client_tells_versions_apart_else_
     (plain,) = all_actions(view_of(text, document_changes=False, version=7))
     assert plain.edit.document_changes is None
     assert [e.new_text for e in plain.edit.changes[URI]] == [e.new_text for e in change.edits] == ['"report"']
+
+
+def test_an_annotation_without_sources_can_be_removed_from_anywhere_in_it():
+    text = session_text(
+        {
+            "documents": [{"path": "doc", "content": "The claim here.\nKept."}],
+            "annotations": [
+                {
+                    "claim": {"path": "doc", "start": {"line": 1, "str": "The"}, "end": {"line": 1, "str": "here."}},
+                    "sources": [
+                        {
+                            "path": "doc",
+                            "start": {"line": 2, "str": "Kept"},
+                            "end": {"line": 2, "str": "Kept"},
+                            "polarity": "supports",
+                            "confidence": 0.9,
+                        }
+                    ],
+                },
+                {
+                    "claim": {"path": "doc", "start": {"line": 2, "str": "Kept."}, "end": {"line": 2, "str": "Kept."}},
+                    "sources": [],
+                },
+            ],
+        }
+    )
+    view = view_of(text)
+    on_the_claim = at(view, '"Kept."')  # the claim's boundary, far from its `[]`
+    titles = [a.title for a in actions_in(view, types.Range(on_the_claim, on_the_claim))]
+    assert "Remove this annotation (it has no sources)" in titles
+    (removal,) = [a for a in actions_in(view, types.Range(on_the_claim, on_the_claim)) if a.title.startswith("Remove")]
+    after = apply_workspace_edit(text, removal.edit)
+    assert '"Kept."' not in after and '"The"' in after
+    elsewhere = at(view, '"The"')  # in the other annotation: not offered there
+    assert not any(
+        a.title.startswith("Remove this annotation") for a in actions_in(view, types.Range(elsewhere, elsewhere))
+    )

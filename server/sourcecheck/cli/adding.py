@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.analysis import Analysis
-from ..core.display import both_ends, visible
+from ..core.display import title_quote, visible
 from ..core.fixes import Edit as TextEdit
 from ..core.fixes import apply
 from ..core.insert import new_annotation
@@ -163,7 +163,7 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def quote(text: str) -> str:
-    return '"' + visible(both_ends(text, 50)) + '"'
+    return title_quote(text, 50, ends=True)
 
 
 def check_added(after: Analysis, index: int, shown: str) -> None:

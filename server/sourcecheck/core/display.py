@@ -58,6 +58,14 @@ def both_ends(text: str, width: int) -> str:
     return head.rstrip() + " … " + tail.lstrip()
 
 
+def title_quote(text: str, width: int, ends: bool = False) -> str:
+    """``text`` in double quotes for a title: cut to about ``width`` characters (its start, or
+    with ``ends`` both ends), a quote or backslash in it escaped as JSON escapes them (``")``
+    shows as ``"\\")"``, not as ``"")"``), and invisible characters made visible."""
+    cut = both_ends(text, width) if ends else shorten(text, width)
+    return '"' + visible(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+
+
 def shorten(text: str, width: int) -> str:
     """At most ``width`` characters, with ``…`` where text was cut."""
     if width <= 0 or len(text) <= width:

@@ -28,7 +28,7 @@ from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from .analysis import Analysis
-from .display import shorten, visible
+from .display import title_quote
 from .extend import Extension, extensions, span_resolves
 from .meant import confidence_meant, confidence_text, polarity_word
 from .nearmiss import NearMiss, lines_holding_once
@@ -74,7 +74,7 @@ def apply(text: str, edits: Sequence[Edit]) -> str:
 
 
 def _quoted(text: str, width: int = TITLE_WIDTH) -> str:
-    return '"' + visible(shorten(text, width)) + '"'
+    return title_quote(text, width)
 
 
 class Spanned(Protocol):
@@ -126,10 +126,10 @@ def _boundaries(ref: Ref, side: str, line: int, text: str) -> tuple[tuple[int, s
 
 
 def extension_title(extension: Extension) -> str:
-    new = visible(shorten(extension.new_str, TITLE_WIDTH // 2))
+    new = _quoted(extension.new_str, TITLE_WIDTH // 2)
     if extension.span_text is not None:
-        return f'Extend {extension.side} to "{new}"{_cite_note(extension.span_text)}'
-    return f'Extend {extension.side} to "{new}" (occurrence {extension.occurrence}, column {extension.column + 1})'
+        return f"Extend {extension.side} to {new}{_cite_note(extension.span_text)}"
+    return f"Extend {extension.side} to {new} (occurrence {extension.occurrence}, column {extension.column + 1})"
 
 
 def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
@@ -341,7 +341,8 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
 
 def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     """The document the unknown path meant, under which the ref resolves: one that matches
-    but for case or extension (safe when it is the only one), or one spelled alike (unsafe)."""
+    but for case or extension (safe when it is the only one), or one spelled alike (unsafe;
+    for a source, never its claim's own document)."""
     ref = finding.ref
     if ref is None or ref.doc_path is None or ref.start is None or ref.end is None:
         return []
@@ -349,6 +350,9 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
     evident = [p for p in by_path if p.lower() == ref.doc_path.lower() or stem(p) == stem(ref.doc_path)]
     close = [p for p in difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6) if p not in evident]
+    claim = ref.annotation.claim if ref.is_source else None
+    if claim is not None:  # a source is not guessed to be its claim's own document (a self-citation)
+        close = [p for p in close if p != claim.doc_path]
     node = _value(analysis, finding.path)
     fixes = []
     for path in evident + close:
@@ -637,6 +641,21 @@ def fix_of(analysis: Analysis, finding: Finding) -> tuple[Fix | None, list[Fix]]
     """The finding's fix when it has one repair, else its suggestions (RULES.md)."""
     found = repairs(analysis, finding)
     return (found[0], []) if len(found) == 1 else (None, found)
+
+
+REACH = {"empty-sources": 1}
+"""Findings whose repairs are offered from anywhere in the value a few steps up their path
+(an annotation without sources: from anywhere in the annotation, not only its ``[]``)."""
+
+
+def reach(analysis: Analysis, finding: Finding) -> tuple[int, int]:
+    """Where a cursor finds a finding's repairs: its extent, or the value :data:`REACH` names."""
+    up = REACH.get(finding.code)
+    if up and len(finding.path) > up:
+        node = analysis.node(finding.path[:-up])
+        if node is not None:
+            return node.start, node.end
+    return analysis.extent(finding)
 
 
 def preferred(fixes: list[Fix]) -> Fix | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from ...core.display import visible
-from ...core.fixes import Fix, preferred, repairs
+from ...core.fixes import Fix, preferred, reach, repairs
 from ...core.session import Finding
 from ..app import View
 
@@ -50,7 +50,7 @@ def code_actions(view: View, params: types.CodeActionParams) -> list[types.CodeA
     start, end = view.offset(params.range.start), view.offset(params.range.end)
     actions: list[types.CodeAction] = []
     for finding in analysis.findings:
-        begin, finish = analysis.extent(finding)
+        begin, finish = reach(analysis, finding)
         if finish < start or begin > end:
             continue
         fixes = repairs(analysis, finding)

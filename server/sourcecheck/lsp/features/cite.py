@@ -26,7 +26,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...core.display import both_ends, visible
+from ...core.display import title_quote
 from ...core.insert import Insertion, new_annotation, new_source
 from ...core.queries import annotation_being_written, content_selection, last_confidence
 from ...core.refs import Uncitable, cite
@@ -69,7 +69,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     ref = result.as_json()
     analysis = view.analysis
     found: list[types.CodeAction] = []
-    quoted = '"' + both_ends(visible(document.content[start:end]), TITLE_WIDTH) + '"'
+    quoted = title_quote(document.content[start:end], TITLE_WIDTH, ends=True)
     insertion = new_annotation(analysis, {"claim": ref, "sources": []})
     if insertion is not None:
         found.append(action(view, f"Cite {quoted} as the claim of a new annotation", insertion))
@@ -78,7 +78,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     claim = annotation.claim if annotation is not None else None
     if index is not None and (claim is None or claim.doc_path != document.path):
         about = (
-            '"' + both_ends(visible(claim.text), TITLE_WIDTH) + '"'
+            title_quote(claim.text, TITLE_WIDTH, ends=True)
             if claim is not None and claim.text
             else f"annotation {index + 1}"
         )
