@@ -179,7 +179,7 @@ def rules(log):
 def test_each_finding_code_has_a_rule_that_says_what_it_means_and_what_to_do(monkeypatch):
     monkeypatch.delenv("SOURCECHECK_DOCS_URL", raising=False)
     by_id = rules(sarif_log([]))
-    assert list(by_id) == [*ALL_CODES, "unreadable"]
+    assert list(by_id) == [*ALL_CODES, "fail-on", "unreadable"]
     for code, rule in by_id.items():
         title, meaning, fix, _ = RULE_TEXTS[code]
         assert rule["shortDescription"] == {"text": title + "."}
@@ -187,7 +187,7 @@ def test_each_finding_code_has_a_rule_that_says_what_it_means_and_what_to_do(mon
         assert set(rule["help"]) == {"text", "markdown"}
         assert meaning in rule["help"]["text"] and fix in rule["help"]["markdown"]
         assert rule["name"] != code and rule["name"].lower() != code.lower()
-        assert rule["properties"]["exitCode"] == EXIT_CLASS.get(code, 2 if code == "unreadable" else 0)
+        assert rule["properties"]["exitCode"] == EXIT_CLASS.get(code, {"unreadable": 2, "fail-on": 1}.get(code, 0))
         assert "helpUri" not in rule  # no URL without SOURCECHECK_DOCS_URL
         for text in (title, meaning, fix):
             assert text.strip() == text and "  " not in text and text[-1] not in ",;"
@@ -241,3 +241,66 @@ def test_an_empty_docs_url_is_none_silently(monkeypatch, capsys):
     assert docs_url() is None and capsys.readouterr().err == ""
     monkeypatch.delenv("SOURCECHECK_DOCS_URL")
     assert docs_url() is None
+
+
+# --- --fail-on: each failing claim named, on its line
+
+
+def verdicts_session(tmp_path):
+    """Four claims: supported, refuted, supported only weakly, contested."""
+    annotations = [
+        {"claim": claim("article", (1, "The"), (1, "report")), "sources": [source()]},
+        {"claim": claim("article", (1, "says"), (1, "says")), "sources": [source(polarity="refutes")]},
+        {"claim": claim("article", (3, "Second"), (3, "line.")), "sources": [source(confidence=0.2)]},
+        {
+            "claim": claim("article", (1, "outcome"), (1, "positive")),
+            "sources": [source(), source("report", (3, "Confidence"), (3, "high."), "refutes", 0.6)],
+        },
+    ]
+    path = tmp_path / "verdicts.sourcecheck.json"
+    text = json.dumps(session(annotations), indent=2)
+    path.write_text(text)
+    lines = [number for number, line in enumerate(text.split("\n"), 1) if '"claim"' in line]
+    return path, lines
+
+
+def test_fail_on_names_each_failing_claim_by_its_text_on_its_line_in_every_format(capsys, tmp_path):
+    path, lines = verdicts_session(tmp_path)
+    code, out = run(capsys, path, "--fail-on", "refuted,contested,weak")
+    assert code == 1
+    assert f"{path}: failed: 1 contested, 1 refuted, 1 weak (--fail-on)" in out
+    listed = out.split("(--fail-on)\n", 1)[1].splitlines()
+    assert listed == [
+        f'  {path}:{lines[1]}:16: claim "says" is refuted (--fail-on refuted): none supports it, '
+        "1 source refutes it (strongest 0.9)",
+        f'  {path}:{lines[2]}:16: claim "Second line." is supported only weakly (--fail-on weak): '
+        "1 source supports it (strongest 0.2), none refutes it",
+        f'  {path}:{lines[3]}:16: claim "outcome was positive" is contested (--fail-on contested): '
+        "1 source supports it (strongest 0.9), 1 source refutes it (strongest 0.6)",
+    ]
+    code, out = run(capsys, "--format", "github", path, "--fail-on", "refuted,contested,weak")
+    failing = [line for line in out.splitlines() if "title=sourcecheck --fail-on" in line]
+    assert [re.search(r",line=(\d+),", line).group(1) for line in failing] == [str(n) for n in lines[1:]]
+    assert failing[0] == (
+        f"::error file={path},line={lines[1]},col=16,title=sourcecheck --fail-on refuted::"
+        'claim "says" is refuted (--fail-on refuted): none supports it, 1 source refutes it (strongest 0.9)'
+    )
+    code, log = sarif(capsys, path, "--fail-on", "refuted,contested,weak")
+    results = [r for r in log["runs"][0]["results"] if r["ruleId"] == "fail-on"]
+    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == lines[1:]
+    assert [r["properties"] for r in results] == [
+        {"verdict": "refuted", "failOn": "refuted"},
+        {"verdict": "supported", "failOn": "weak"},
+        {"verdict": "contested", "failOn": "contested"},
+    ]
+    assert results[2]["message"]["text"].startswith('claim "outcome was positive" is contested')
+    assert code == 1
+
+
+def test_without_fail_on_no_claim_is_listed_and_the_outputs_are_as_they_were(capsys, tmp_path):
+    path, _ = verdicts_session(tmp_path)
+    for fmt in ("human", "github"):
+        code, out = run(capsys, "--format", fmt, path)
+        assert code == 0 and "--fail-on" not in out
+    _, log = sarif(capsys, path)
+    assert all(r["ruleId"] != "fail-on" for r in log["runs"][0]["results"])

@@ -169,6 +169,9 @@ CASES: dict[str, Callable[[Path], dict[str, Any]]] = {
     "every fixture at once": lambda _: sourcecheck_sarif(*(str(path.relative_to(ROOT)) for path in FIXTURES)),
     "a relative path with a space, %, non-ASCII and #": odd_name_log,
     "absolute paths": lambda tmp: sourcecheck_sarif(str(odd_file(tmp)), str(FIXTURES[0]), cwd=tmp),
+    "claims failing --fail-on": lambda _: sourcecheck_sarif(
+        *(str(path.relative_to(ROOT)) for path in FIXTURES), "--fail-on", "unresolved,unverified,contested,weak"
+    ),
     "standard input": stdin_log,
     "unreadable files": unreadable_log,
     "rules linked to the docs (SOURCECHECK_DOCS_URL)": lambda _: sourcecheck_sarif(

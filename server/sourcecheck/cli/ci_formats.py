@@ -26,6 +26,7 @@ from ..core.display import visible
 from ..core.positions import Encoding
 from ..core.rules import ALL_CODES, EXIT_CLASS, SEVERITY
 from ..core.session import Severity
+from .files import Checked
 
 GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "notice"}
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "note"}
@@ -57,6 +58,23 @@ def github_lines(name: str, analysis: Analysis, line: int | None = None) -> list
     return lines
 
 
+def github_failing(name: str, checked: Checked, line: int | None = None) -> list[str]:
+    """``::error file=...,line=...,title=sourcecheck --fail-on refuted::claim "…" is refuted …``:
+    one annotation per claim whose verdict ``--fail-on`` names, on the claim's line."""
+    if checked.analysis is None:
+        return []
+    found = []
+    for claim in checked.failing_claims():
+        span = checked.analysis.span(*claim.extent, Encoding.UTF16)
+        at = span.start.line + (line or 1)
+        props = (
+            f"file={_github_property(name)},line={at},col={span.start.character + 1},"
+            f"title={_github_property('sourcecheck --fail-on ' + claim.named)}"
+        )
+        found.append(f"::error {props}::{_github_data(claim.message)}")
+    return found
+
+
 VERDICTS_TITLE = "sourcecheck verdicts"
 
 
@@ -86,6 +104,7 @@ STDIN_NAME = "<stdin>"
 SRCROOT = "%SRCROOT%"
 DOCS_URL_VARIABLE = "SOURCECHECK_DOCS_URL"
 UNREADABLE = "unreadable"
+FAIL_ON_RULE = "fail-on"
 
 
 def artifact_location(name: str) -> dict[str, Any]:
@@ -149,6 +168,33 @@ def sarif_results(
                         "logicalLocations": [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}],
                     }
                 ],
+            }
+        )
+    return results
+
+
+def sarif_failing(name: str, checked: Checked, line: int | None = None) -> list[dict[str, Any]]:
+    """A SARIF result (rule ``fail-on``) per claim whose verdict ``--fail-on`` names, on the
+    claim's line, its message naming the claim by its text."""
+    if checked.analysis is None:
+        return []
+    results = []
+    for claim in checked.failing_claims():
+        span = checked.analysis.span(*claim.extent, Encoding.UTF16)
+        region = {"startLine": span.start.line + (line or 1), "startColumn": span.start.character + 1}
+        location = {"artifactLocation": artifact_location(name), "region": region}
+        results.append(
+            {
+                "ruleId": FAIL_ON_RULE,
+                "level": "error",
+                "message": {"text": visible(claim.message)},
+                "locations": [
+                    {
+                        "physicalLocation": location,
+                        "logicalLocations": [{"fullyQualifiedName": claim.pointer, "kind": "member"}],
+                    }
+                ],
+                "properties": {"verdict": claim.verdict.verdict, "failOn": claim.named},
             }
         )
     return results
@@ -314,6 +360,14 @@ RULE_TEXTS: dict[str, tuple[str, str, str, str]] = {
         "Omit the source, or raise its confidence if the evidence is stronger than that.",
         ANNOTATIONS,
     ),
+    FAIL_ON_RULE: (
+        "A claim's verdict is one --fail-on names",
+        "With `--fail-on` (unresolved, unverified, refuted, contested, weak), a claim whose verdict is one "
+        "of those fails the check: its sources, as counted, do not back it as the pipeline requires.",
+        "Read the claim and its sources: cite a source that supports it, correct the claim, or remove it; "
+        "or leave that verdict out of `--fail-on`.",
+        OUTPUT,
+    ),
     UNREADABLE: (
         "The file could not be read",
         "The input could not be read as a session: it does not exist, is a directory, cannot be opened, "
@@ -323,10 +377,10 @@ RULE_TEXTS: dict[str, tuple[str, str, str, str]] = {
         OUTPUT,
     ),
 }
-RULE_CODES = (*ALL_CODES, UNREADABLE)
-"""One rule per finding code, and one for input that could not be read."""
-RULE_SEVERITY: dict[str, Severity] = {**SEVERITY, UNREADABLE: Severity.ERROR}
-RULE_EXIT: dict[str, int] = {**EXIT_CLASS, UNREADABLE: 2}
+RULE_CODES = (*ALL_CODES, FAIL_ON_RULE, UNREADABLE)
+"""One rule per finding code, one for a claim --fail-on fails, and one for input that could not be read."""
+RULE_SEVERITY: dict[str, Severity] = {**SEVERITY, FAIL_ON_RULE: Severity.ERROR, UNREADABLE: Severity.ERROR}
+RULE_EXIT: dict[str, int] = {**EXIT_CLASS, FAIL_ON_RULE: 1, UNREADABLE: 2}
 SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "hint"}
 
 _URI = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+")
@@ -351,6 +405,8 @@ def docs_url(value: str | None = None) -> str | None:
 
 def _rule_name(code: str) -> str:
     """``boundary-ambiguous`` -> ``BoundaryAmbiguous`` (SARIF wants a name that is not its id)."""
+    if code == FAIL_ON_RULE:
+        return "FailingVerdict"
     return "UnreadableInput" if code == UNREADABLE else "".join(part.capitalize() for part in code.split("-"))
 
 

@@ -33,8 +33,11 @@ from typing import Any, BinaryIO
 import sourcecheck.disk as disk  # the module alone: the package imports this one (api.py)
 
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import title_quote, visible
 from ..core.positions import Encoding
+from ..core.session import pointer
+from ..core.verdicts import Verdict
+from .wording import plural
 
 
 class Refused(Exception):
@@ -80,6 +83,45 @@ def decode(name: str, data: bytes, advice: str) -> str:
         raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class FailingClaim:
+    """A claim whose verdict ``--fail-on`` names: where its annotation's claim is in the
+    session file, what it says, and why it fails."""
+
+    pointer: str
+    why: str  # "refuted", "supported only weakly"
+    named: str  # the --fail-on word that names it ("refuted", "weak")
+    text: str | None  # the claim's text (None: it does not resolve)
+    extent: tuple[int, int]  # in the session file's text
+    verdict: Verdict
+
+    @property
+    def message(self) -> str:
+        """``claim "Memory use falls …" is refuted (--fail-on refuted): 1 source refutes it
+        (strongest 0.9), none supports it``."""
+        v = self.verdict
+        named = (
+            f"claim {title_quote(self.text, 60, ends=True)}"
+            if self.text is not None
+            else f"the claim at {self.pointer}"
+        )
+        said = f"{named} is {self.why} (--fail-on {self.named})"
+        if v.verdict == "unresolved":
+            return said + ": its claim does not resolve (the errors on it say why)"
+        if v.verdict == "unverified":
+            return said + ": no source counts (none resolves with a valid polarity and confidence)"
+        sides = []
+        for count, strength, verb in (
+            (v.supports, v.support_strength, "supports"),
+            (v.refutes, v.refute_strength, "refutes"),
+        ):
+            if count:
+                sides.append(f"{plural(count, 'source')} {verb[:-1] if count > 1 else verb} it (strongest {strength})")
+            else:
+                sides.append(f"none {verb} it")
+        return said + ": " + ", ".join(sides)
+
+
 @dataclass
 class Checked:
     """One input: its name and either its analysis or why it could not be read."""
@@ -96,6 +138,26 @@ class Checked:
             return 2
         worst = self.analysis.exit_code
         return max(worst, 1) if self.failing_verdicts() else worst
+
+    def failing_claims(self) -> list[FailingClaim]:
+        """The claims whose verdict ``--fail-on`` names, in file order, each once."""
+        if self.analysis is None or not self.fail_on:
+            return []
+        analysis, found = self.analysis, []
+        for verdict in analysis.summary.verdicts:
+            if verdict.verdict in self.fail_on:
+                why, named = verdict.verdict, verdict.verdict
+            elif "weak" in self.fail_on and verdict.weak:
+                why, named = f"{verdict.verdict} only weakly", "weak"
+            else:
+                continue
+            annotation = analysis.annotations_by_path.get(verdict.path)
+            claim = annotation.claim if annotation is not None else None
+            node = analysis.node(verdict.path + ("claim",)) or analysis.node(verdict.path)
+            extent = (node.start, node.start) if node is not None else (0, 0)
+            text = claim.text if claim is not None else None
+            found.append(FailingClaim(pointer(verdict.path), why, named, text, extent, verdict))
+        return found
 
     def failing_verdicts(self) -> str:
         """The claims whose verdict ``--fail-on`` names, counted (empty: none)."""

@@ -43,9 +43,11 @@ from ..core.positions import Encoding
 from ..core.session import Finding, Severity
 from . import authoring, fixing
 from .ci_formats import (
+    github_failing,
     github_lines,
     github_summary,
     github_unreadable,
+    sarif_failing,
     sarif_log,
     sarif_notifications,
     sarif_results,
@@ -134,6 +136,10 @@ def report_human(checked: Checked, style: Style, out: TextIO, file: str | None =
         failing = checked.failing_verdicts()
         if failing:
             out.write(f"{style(checked.name, '1')}: {style('failed', '1;31')}: {failing} (--fail-on)\n")
+            for claim in checked.failing_claims():
+                span = analysis.span(*claim.extent, Encoding.UTF32)
+                where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
+                out.write(f"  {style(where, '1')}: {visible(claim.message)}\n")
 
 
 # --- main -------------------------------------------------------------------------
@@ -208,12 +214,14 @@ def rendered(
         result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
     elif fmt == "sarif":
         result.payload = (
-            sarif_results(file, checked.analysis, checked.unreadable, line),
+            sarif_results(file, checked.analysis, checked.unreadable, line) + sarif_failing(file, checked, line),
             sarif_notifications(file, checked.analysis, line),
         )
     elif fmt == "github":
         lines = (
-            github_lines(file, checked.analysis, line) + github_summary(file, checked.analysis, line)
+            github_lines(file, checked.analysis, line)
+            + github_failing(file, checked, line)
+            + github_summary(file, checked.analysis, line)
             if checked.analysis
             else [github_unreadable(file, checked.unreadable or "", line)]
         )
