@@ -245,7 +245,12 @@ def open_parts(text: str) -> dict[str, float]:
     checking the rules and building the model beside the plainest resolution of every ref."""
     from sourcecheck.core.analysis import Analysis
     from sourcecheck.core.rules import check
-    from sourcecheck.core.syntax import parse, to_python
+    from sourcecheck.core.syntax import to_python
+
+    try:
+        from sourcecheck.core.schema import parse_session as parse
+    except ImportError:  # before core/schema.py (a bench of an older checkout)
+        from sourcecheck.core.syntax import parse  # type: ignore[no-redef]
 
     value = to_python(parse(text).root)
     loads = best_of(3, lambda: json.loads(text))

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from bench.sessiongen import generate
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.incremental import move_tail
+from sourcecheck.core.jsonnodes import JArray, JNumber, Node
+from sourcecheck.core.lazy import JLazy
 from sourcecheck.core.positions import Encoding, LineStarts, LineTable
 from sourcecheck.core.session import ResolvedRef
-from sourcecheck.core.syntax import JArray, JLazy, JNumber, Node
 from sourcecheck.core.text import Text
 
 PIECES = ["x", "", '"', "\\", "{", "}", ",", "\n", "\r\n", "中", "🚀", " ", "e", "1", ":", "the", "\\n", "\\u00e9"]
@@ -292,7 +293,7 @@ def test_the_previous_analysis_hands_its_tree_over_and_keeps_its_findings():
     raises instead of reporting positions of a text it never had; its model stays readable."""
     import pytest
 
-    from sourcecheck.core.syntax import MovedOut
+    from sourcecheck.core.jsonnodes import MovedOut
 
     text = generate(11, documents=2, lines=8, annotations=6, broken=0.3).text(indent=2)
     previous = Analysis(text)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sourcecheck.core import display, jsontext
-from sourcecheck.core.syntax import escape_lone_surrogates
+from sourcecheck.core.jsonlex import escape_lone_surrogates
 
 
 def expected(value, indent=True):

@@ -5,7 +5,8 @@ import json
 
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.rules import check
-from sourcecheck.core.syntax import parse, to_python
+from sourcecheck.core.schema import parse_session as parse
+from sourcecheck.core.syntax import to_python
 from tests.support.helpers import claim, codes, session, source
 
 DOCS = [

@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.syntax import parse, to_python
+from sourcecheck.core.schema import parse_session as parse
+from sourcecheck.core.syntax import to_python
 from tests.support.helpers import claim, codes, session, source
 
 

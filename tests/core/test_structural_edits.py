@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from bench.sessiongen import generate
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.jsonnodes import JArray, PartialList, PartialObject
 from sourcecheck.core.positions import Encoding
 from sourcecheck.core.session import Path
-from sourcecheck.core.syntax import JArray, PartialList, PartialObject
 from sourcecheck.core.text import Text
 
 Edit = tuple[int, int, str]

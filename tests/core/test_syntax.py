@@ -8,19 +8,12 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.jsonlex import StringMap, decode_lenient, encode_string
+from sourcecheck.core.jsonnodes import JArray, JObject, JString
+from sourcecheck.core.lazy import JLazy
 from sourcecheck.core.positions import line_starts
-from sourcecheck.core.syntax import (
-    Cancelled,
-    JArray,
-    JLazy,
-    JObject,
-    JString,
-    StringMap,
-    decode_lenient,
-    encode_string,
-    parse,
-    to_python,
-)
+from sourcecheck.core.schema import parse_session as parse
+from sourcecheck.core.syntax import Cancelled, to_python
 from sourcecheck.core.text import Text
 
 

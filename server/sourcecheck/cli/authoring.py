@@ -31,8 +31,8 @@ from .. import disk
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.explain import coverage_of, uncited_title
+from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
-from ..core.syntax import escape_lone_surrogates
 from . import adding, report
 from .citing import find_document, make_ref, read_text_argument
 from .files import Refused, load_session, read_source, refuse_output, shown_name, use_colour, write_atomically

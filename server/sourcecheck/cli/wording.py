@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..core.display import json_visible, shorten, visible
-from ..core.syntax import escape_lone_surrogates
+from ..core.jsonlex import escape_lone_surrogates
 
 
 def quoted(text: str, width: int = 60) -> str:

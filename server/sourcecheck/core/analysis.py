@@ -19,27 +19,14 @@ from typing import Any
 
 from .display import visible
 from .incremental import CheckMemo, Derivation, Edit, reparse, with_splice
+from .jsonlex import StringMap
+from .jsonnodes import JArray, JObject, JString, Member, Node, node_start
+from .lazy import DuplicateWatch, JLazy, colon_escaped, iter_lazy
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, check, exit_code
+from .schema import parse_session
 from .session import Annotation, Document, Finding, Path, Ref, Session
-from .syntax import (
-    Cancelled,
-    DuplicateWatch,
-    JArray,
-    JLazy,
-    JObject,
-    JString,
-    Member,
-    Node,
-    Stop,
-    StringMap,
-    Tree,
-    colon_escaped,
-    iter_lazy,
-    node_start,
-    parse,
-    to_python,
-)
+from .syntax import Cancelled, Stop, Tree, to_python
 from .text import Text
 from .verdicts import Summary, summarize
 
@@ -77,7 +64,7 @@ class Analysis:
         """Analyse ``text`` (a ``str``, or a piece table: see text.py) in full. ``lines``,
         if given, is the line table of ``text``, kept by the caller. With ``stop``, raises
         :class:`Cancelled` soon after it is set."""
-        self._analyse(text, lines, parse(str(text), stop), None, None, stop)
+        self._analyse(text, lines, parse_session(str(text), stop), None, None, stop)
 
     @staticmethod
     def incremental(

@@ -30,12 +30,14 @@ from typing import Any, Literal, Protocol
 from .analysis import Analysis
 from .display import title_quote
 from .extend import Extension, extensions, span_resolves
+from .jsonlex import encode_string, escape_lone_surrogates
+from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
 from .nearmiss import NearMiss, lines_holding_once
 from .refs import Boundaries, resolves_to
-from .rules import fields_of, misspellings, occurrences, stem
+from .rules import misspellings, occurrences, stem
+from .schema import fields_of
 from .session import Document, Finding, Path, Ref, Side
-from .syntax import JArray, JObject, JString, encode_string, escape_lone_surrogates
 
 Applicability = Literal["safe", "unsafe"]
 TITLE_WIDTH = 60

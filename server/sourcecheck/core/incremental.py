@@ -26,14 +26,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .positions import LineTable
-from .syntax import (
-    ELEMENT_ARRAYS,
-    MAX_ISSUES,
+from .jsonlex import after_ws
+from .jsonnodes import (
     NOT_MOVED,
     DuplicateKey,
     JArray,
-    JLazy,
     JObject,
     Node,
     PartialList,
@@ -41,16 +38,14 @@ from .syntax import (
     Splice,
     SyntaxIssue,
     Tail,
-    Tree,
-    _after_ws,
-    _Parser,
-    brace_debt,
-    holds_duplicates,
     move,
     node_end,
     node_start,
-    to_python,
 )
+from .lazy import JLazy, holds_duplicates
+from .positions import LineTable
+from .schema import SESSION
+from .syntax import MAX_ISSUES, Tree, brace_debt, resume_items, to_python
 from .text import Text
 
 if TYPE_CHECKING:
@@ -142,13 +137,13 @@ def _reparse_items(
         debt = len(array_path) + brace_debt(window)
     else:
         debt = _region_brace_debt(window, stop_from - begin)
-    parser = _Parser(window, ELEMENT_ARRAYS, known_brace_debt=debt)
-    region, stopped = parser.array_items(array.start - begin, 0, array_path, len(array_path), first, frozenset(stops))
+    parser = resume_items(window, array.start - begin, array_path, first, frozenset(stops), SESSION, debt)
+    region, stopped = parser.array, parser.stopped
     if len(parser.issues) >= MAX_ISSUES:
         return None
     last = root.members[-1].value is array if array_path == ("annotations",) else False
     ends: tuple[int, bool] | None = None  # the root's new end, and whether the file ends inside it
-    if parser.reported_eof:  # the file ends in the array (an item being typed at its end)
+    if parser.reached_end:  # the file ends in the array (an item being typed at its end)
         if not last or window_end < len(text) or stopped != len(window):
             return None
         keep_from, ends = len(items), (len(text), True)
@@ -157,8 +152,8 @@ def _reparse_items(
     elif stopped + begin == close + 1 and not ended_inside:  # closed by its `]`, as before
         keep_from = len(items)
     elif last:  # closed elsewhere, the file ending inside it before: the rest is the root's `}`
-        after = _after_ws(window, stopped)
-        if window_end < len(text) or not window.startswith("}", after) or _after_ws(window, after + 1) < len(window):
+        after = after_ws(window, stopped)
+        if window_end < len(text) or not window.startswith("}", after) or after_ws(window, after + 1) < len(window):
             return None
         keep_from, ends = len(items), (begin + after + 1, False)
     else:
@@ -201,7 +196,7 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 def _region_brace_debt(window: str, stop: int) -> int:
-    """The brace debt of the whole text (see ``_Parser.brace_debt``), from a window that
+    """The brace debt of the whole text (see ``Parser.brace_debt``), from a window that
     starts where the region does and holds the first untouched item's line from ``stop``.
 
     Outside the region the text is as it was, valid: what comes before the region and what

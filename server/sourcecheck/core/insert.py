@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis import Analysis
-from .syntax import JArray, JObject, Node, escape_lone_surrogates
+from .jsonlex import escape_lone_surrogates
+from .jsonnodes import JArray, JObject, Node
 from .text import Text
 
 _INDENTED = re.compile(r"\n([ \t]+)\S")

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .display import json_visible
-from .syntax import escape_lone_surrogates
+from .jsonlex import escape_lone_surrogates
 
 HIDDEN_BYTES = re.compile(
     b"[\\x00-\\x08\\x0b-\\x1f\\x7f]"  # C0 controls but tab and LF, DEL

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 
 from .analysis import Analysis
+from .jsonnodes import JString
 from .session import Document, Path, Ref
-from .syntax import JString
 from .verdicts import valid_confidence
 
 

@@ -31,10 +31,10 @@ from typing import Literal
 
 from .analysis import Analysis
 from .display import shorten, visible
+from .jsonlex import encode_string
 from .refs import Boundaries, cite
 from .rules import occurrences
 from .session import Document, Ref, pointer
-from .syntax import encode_string
 
 MAX_CHARACTER_DIFF = 200
 """The longest word that is aligned character by character when it replaces another."""

@@ -19,8 +19,11 @@ from typing import Any
 
 from .display import visible
 from .incremental import AnnotationCheck, CheckMemo
+from .jsonlex import escape_lone_surrogates
+from .jsonnodes import absent_by_syntax, unreadable_items, unreadable_key
 from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
 from .nearmiss import best_part, lines_holding_once
+from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
 from .session import (
     Annotation,
     Boundary,
@@ -35,15 +38,7 @@ from .session import (
     Side,
     with_lines,
 )
-from .syntax import (
-    Cancelled,
-    Stop,
-    absent_by_syntax,
-    escape_lone_surrogates,
-    schema_fields,
-    unreadable_items,
-    unreadable_key,
-)
+from .syntax import Cancelled, Stop
 
 SCHEMA_CODES = (
     "invalid-json",
@@ -79,11 +74,6 @@ LOW_CONFIDENCE = 0.3
 MAX_OCCURRENCES = 1000
 """Occurrence columns kept per boundary (the count is always exact)."""
 
-DOCUMENT_KEYS = ("path", "content")
-ANNOTATION_KEYS = ("claim", "sources")
-REF_KEYS = ("path", "start", "end")
-SOURCE_KEYS = REF_KEYS + ("polarity", "confidence")
-BOUNDARY_KEYS = ("line", "str")
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
 _ANNOTATION_SET = frozenset(("claim", "sources"))
@@ -101,27 +91,11 @@ _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
         REF_KEYS,
         SOURCE_KEYS,
         BOUNDARY_KEYS,
-        ("session", "annotations"),
+        TOP_KEYS["cli"],
         ("documents",),
-        ("documents", "annotations"),
+        TOP_KEYS["spec"],
     )
 }
-
-
-_FIELDS_BY_SET = {
-    frozenset(keys): keys for keys in (DOCUMENT_KEYS, ANNOTATION_KEYS, REF_KEYS, SOURCE_KEYS, BOUNDARY_KEYS)
-}
-
-
-def fields_of(path: Path, shape: str = "spec") -> tuple[str, ...] | None:
-    """The keys the checker allows in the object at ``path`` of a session of this shape
-    ("spec" or "cli"), in the order its messages list them; None where it allows any."""
-    if not path:
-        return ("session", "annotations") if shape == "cli" else ("documents", "annotations")
-    if path == ("session",):
-        return ("documents",)
-    fields = schema_fields(path)
-    return _FIELDS_BY_SET.get(fields) if fields is not None else None
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
@@ -351,9 +325,7 @@ class _Checker:
             return
         if "session" in root or unreadable_key(root, "session"):
             self.session.shape = "cli"
-            self.unknown_keys(
-                root, ("session", "annotations"), (), "a session file of this shape ({session, annotations})"
-            )
+            self.unknown_keys(root, TOP_KEYS["cli"], (), "a session file of this shape ({session, annotations})")
             inner = root.get("session")
             if "session" not in root:
                 pass  # written, but its value could not be read: the syntax issue says so
@@ -378,19 +350,19 @@ class _Checker:
                         f"`annotations` is written inside `session`, where it is not read: its {count} "
                         f"annotation{'s are' if count != 1 else ' is'} not checked. Move it out to the top level, "
                         "beside `session` (`sourcecheck --fix` does)",
-                        ("session", "annotations"),
+                        TOP_KEYS["cli"],
                     )
                     inner = {key: value for key, value in inner.items() if key != "annotations"}
                 self.unknown_keys(inner, ("documents",), ("session",), "`session`")
                 self.documents(inner["documents"], ("session", "documents"))
         else:
-            self.unknown_keys(root, ("documents", "annotations"), (), "a session")
+            self.unknown_keys(root, TOP_KEYS["spec"], (), "a session")
             if "documents" not in root:
                 if not absent_by_syntax(root, "documents"):
                     self.report(
                         "invalid-field",
                         'the session has no `documents`; add `"documents": [...]` with the documents the refs point '
-                        "into" + _misspelled_as(root, "documents", ("documents", "annotations")),
+                        "into" + _misspelled_as(root, "documents", TOP_KEYS["spec"]),
                         (),
                     )
             else:
@@ -405,7 +377,7 @@ class _Checker:
                     (),
                 )
             elif not absent_by_syntax(root, "annotations"):
-                known = ("session", "annotations") if self.session.shape == "cli" else ("documents", "annotations")
+                known = TOP_KEYS["cli"] if self.session.shape == "cli" else TOP_KEYS["spec"]
                 self.report(
                     "invalid-field",
                     'the session has no `annotations`; add `"annotations": []`'

@@ -29,15 +29,17 @@ from typing import Any
 from .analysis import Analysis
 from .extend import extend_right
 from .insert import indent_unit, line_indent
+from .jsonlex import encode_string
+from .jsonnodes import JArray, JObject, Member, Node
 from .rules import occurrences
+from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, REF_KEYS, SOURCE_KEYS
 from .session import Document, Path
-from .syntax import JArray, JObject, Member, Node, encode_string
 
 FIELDS: dict[str, tuple[str, ...]] = {
-    "annotation": ("claim", "sources"),
-    "ref": ("path", "start", "end"),
-    "source": ("path", "start", "end", "polarity", "confidence"),
-    "boundary": ("line", "str"),
+    "annotation": ANNOTATION_KEYS,
+    "ref": REF_KEYS,
+    "source": SOURCE_KEYS,
+    "boundary": BOUNDARY_KEYS,
 }
 """The keys of each kind of object, in the order they are written."""
 

@@ -11,28 +11,62 @@ is read as the one string it was meant to be; a boundary missing its `}` before 
 the ref around it is closed there. A key whose value could not be read stays known as
 written (:class:`PartialObject`), so that the checker does not report it missing too.
 
-Big sessions are mostly document text and thousands of small annotations. The items of
-the ``documents`` and ``annotations`` arrays are decoded by the C ``json`` decoder when
-they are valid (a :class:`JLazy` node: value and extent only); their inner nodes are
-parsed on demand, when a finding or an editor feature needs a position inside them.
+The grammar knows nothing of sessions. What it may assume of the text it reads comes in as
+:class:`Hints` (a session's: :data:`.schema.SESSION`): the arrays whose items are decoded by
+the C ``json`` decoder when they are valid (a :class:`~.lazy.JLazy` node: value and extent
+only; their inner nodes are parsed on demand), the keys each object may hold (a key of the
+enclosing object met inside one tells that it lacks its `}`), and what an item of such an
+array starts with. The nodes are in :mod:`.jsonnodes`, the tokens and strings in
+:mod:`.jsonlex`, lazy items in :mod:`.lazy`; this module re-exports what they define.
 """
 
 from __future__ import annotations
 
-import json
-import operator
 import re
-from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, islice, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
-from .display import json_visible, visible
+from .brokenstrings import AFTER_STRING, StringRecovery
+from .display import visible
+from .jsonlex import (
+    LITERALS,
+    NOT_JSON_WORDS,
+    NUMBER,
+    STRING,
+    after_ws,
+    bad_number,
+    describe_char,
+    quoted_key,
+    visible_token,
+)
+from .jsonnodes import (
+    DuplicateKey,
+    JArray,
+    JLiteral,
+    JNumber,
+    JObject,
+    JString,
+    Member,
+    MovedOut,
+    Node,
+    PartialList,
+    PartialObject,
+    Path,
+    Splice,
+    SyntaxIssue,
+    move,
+)
+from .lazy import (
+    PLAIN,
+    DuplicateWatch,
+    JLazy,
+    holds_duplicates,
+    skip_to,
+    string_extent,
+)
 from .text import Text
-
-Path = tuple[str | int, ...]
 
 MAX_DEPTH = 256
 """Deeper nesting than this is reported rather than parsed (no session needs it)."""
@@ -40,216 +74,29 @@ MAX_DEPTH = 256
 MAX_ISSUES = 200
 """Syntax issues recorded per parse: past a few, more only repeat the first."""
 
-# The arrays whose items are decoded fast and lazily expanded.
-ELEMENT_ARRAYS: frozenset[Path] = frozenset({("documents",), ("annotations",), ("session", "documents")})
 
-_WS = re.compile(r"[ \t\n\r]*")
-
-
-def _after_ws(text: str, pos: int) -> int:
-    """The offset past the JSON whitespace at ``pos``."""
-    match = _WS.match(text, pos)
-    assert match is not None  # `*` matches the empty string too
-    return match.end()
-
-
-# Possessive: a string that does not close must fail fast, not backtrack for ever.
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-# One escape decodes to one code point; a valid surrogate pair is one escape.
-_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.|\Z)", re.S)
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-_LITERALS = {"true": True, "false": False, "null": None}
-_NOT_JSON_WORDS = {
-    "NaN": "`NaN` is not JSON; write a number or null",
-    "Infinity": "`Infinity` is not JSON; write a number or null",
-    "True": "`True` is not JSON; write `true`",
-    "False": "`False` is not JSON; write `false`",
-    "None": "`None` is not JSON; write `null`",
-    "undefined": "`undefined` is not JSON; write `null`",
-}
-
-
-# --- nodes -------------------------------------------------------------------------
-
-
-class Node:
-    """A JSON value and its extent ``[start, end)`` in the text."""
-
-    __slots__ = ("start", "end")
-    start: int
-    end: int
-
-
-class JString(Node):
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: str) -> None:
-        self.start, self.end, self.value = start, end, value
-
-
-class JNumber(Node):
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: int | float) -> None:
-        self.start, self.end, self.value = start, end, value
-
-
-class JLiteral(Node):
-    """``true``, ``false`` or ``null``."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, start: int, end: int, value: bool | None) -> None:
-        self.start, self.end, self.value = start, end, value
-
-
-class Member:
-    """One ``"key": value`` of an object; ``value`` is None when it never got typed."""
-
-    __slots__ = ("key", "value")
-
-    def __init__(self, key: JString, value: Node | None) -> None:
-        self.key, self.value = key, value
-
-
-class JObject(Node):
-    __slots__ = ("members", "truncated")
-
-    def __init__(self, start: int, end: int, members: list[Member], truncated: bool = False) -> None:
-        self.start, self.end, self.members = start, end, members
-        self.truncated = truncated  # the file ends inside it: the keys it lacks may be on their way
-
-    def member(self, key: str) -> Member | None:
-        """The member that wins for ``key``: the last one, as in every JSON reader."""
-        for member in reversed(self.members):
-            if member.key.value == key:
-                return member
-        return None
-
-
-class Tail:
-    """How far the lazily decoded items at the end of an array moved since their offsets were
-    written (see :func:`~.incremental.move_tail`): they all hold this one object, so an edit
-    before them moves them in one addition, however many there are."""
-
-    __slots__ = ("first", "delta", "plain")
-
-    def __init__(self, first: int, delta: int = 0) -> None:
-        self.first = first  # the index of the first item of the tail
-        self.delta = delta
-        self.plain: list[Node] = []  # the tail's items that are not lazily decoded (moved one by one)
-
-
-NOT_MOVED = Tail(0)
-"""The tail of no array: what every lazily decoded item outside a tail holds (never moved)."""
-
-
-class JArray(Node):
-    __slots__ = ("items", "dropped", "tail")
-
-    def __init__(self, start: int, end: int, items: list[Node], dropped: int = 0) -> None:
-        self.start, self.end, self.items = start, end, items
-        self.dropped = dropped  # items that were there but could not be read (reported as issues)
-        self.tail: Tail | None = None
-
-
-class JLazy(Node):
-    """An array item decoded in one go; :meth:`Tree.expand` gives its inner nodes.
-
-    Its offsets are those written, plus its tail's ``delta`` (see :class:`Tail`).
-
-    Whether it holds a key twice is known at once, or (an annotation, decoded without
-    looking at its pairs: that took a quarter of a full parse) ``None`` until settled
-    (:func:`holds_duplicates`): a text with no more `:` than the keys its objects hold
-    has none (every key is followed by a `:` outside strings; ``colons`` counts them).
-    The check says how many keys an annotation it found clean has (see ``Analysis``);
-    another's are counted; one whose strings hold a `:` is decoded once more."""
-
-    __slots__ = ("value", "path", "has_duplicates", "colons", "_start", "_end", "_tail", "_expanded", "_expanded_at")
-
-    def __init__(
-        self, start: int, end: int, value: Any, path: Path, has_duplicates: bool | None, colons: int = -1
-    ) -> None:
-        # (one by one: ten thousand are made on opening a large session)
-        self._start = start
-        self._end = end
-        self._tail = NOT_MOVED
-        self.value = value
-        self.path = path
-        self.has_duplicates = has_duplicates
-        self.colons = colons
-        self._expanded: Node | None = None
-        self._expanded_at = -1
-
-    @property  # an attribute of Node, computed here
-    def start(self) -> int:
-        return self._start + self._tail.delta
-
-    @start.setter
-    def start(self, value: int) -> None:
-        self._start = value - self._tail.delta
-
-    @property
-    def end(self) -> int:
-        return self._end + self._tail.delta
-
-    @end.setter
-    def end(self, value: int) -> None:
-        self._end = value - self._tail.delta
-
-    @property
-    def expanded(self) -> Node | None:
-        """Its inner nodes, once parsed, while it has not moved since."""
-        return self._expanded if self._expanded_at == self._start + self._tail.delta else None
-
-    @expanded.setter
-    def expanded(self, node: Node | None) -> None:
-        self._expanded, self._expanded_at = node, self._start + self._tail.delta
-
-    def join(self, tail: Tail) -> None:
-        """Hold ``tail`` from now on, at the same place."""
-        moved = self._tail.delta - tail.delta
-        self._start += moved
-        self._end += moved
-        self._tail = tail
+def _any_fields(path: Path) -> frozenset[str] | None:
+    return None
 
 
 @dataclass(frozen=True, slots=True)
-class SyntaxIssue:
-    """Where the text stops being JSON, and what to do about it."""
+class Hints:
+    """What the parser may assume of the text it reads, to decode it fast and to recover as
+    its writer meant (by default nothing: plain JSON)."""
 
-    start: int
-    end: int
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicateKey:
-    """A key seen again in one object; the later member wins."""
-
-    path: Path  # of the later member's value
-    key: JString
-    value: Node | None
-    first_key: JString
+    element_arrays: frozenset[Path] = frozenset()
+    """Arrays whose valid items are decoded in one go (lazily expanded), and in which an item
+    left open is closed where the next one starts on a line of its own."""
+    fields: Callable[[Path], frozenset[str] | None] = _any_fields
+    """The keys the object at a path may have (None: any): a key of the enclosing object met
+    inside one tells that it lacks its `}`."""
+    item_start: re.Pattern[str] | None = None
+    """What an item of an element array starts with: met first on a line inside one of the
+    ``inner_arrays`` of an item, it tells that that array was left open."""
+    inner_arrays: frozenset[str] = frozenset()
 
 
-class MovedOut(RuntimeError):
-    """A tree was read after its nodes were handed to the tree of a later text."""
-
-
-@dataclass(frozen=True, slots=True)
-class Splice:
-    """Items ``[first, first + count)`` of the session array at ``path`` replaced by ``items``
-    (their plain values); the array now has ``unreadable`` items that could not be read."""
-
-    path: Path
-    first: int
-    count: int
-    items: list[Any]
-    unreadable: int
-    whole: bool = False  # the file's end moved into or out of the array: its value is the tree's
+NO_HINTS = Hints()
 
 
 @dataclass(slots=True)
@@ -294,7 +141,7 @@ class Tree:
             return node
         if node.expanded is None:
             text, at = self.item_text(node)
-            parser = _Parser(text, (), valid=True)
+            parser = Parser(text, valid=True)
             expanded, _ = parser.value(at, node.path, len(node.path))
             move(expanded, node.start - at)
             node.expanded = expanded or JLiteral(node.start, node.end, None)
@@ -343,7 +190,7 @@ class Tree:
                 return None
             if isinstance(node, JLazy) and node.expanded is None and not self.holds_duplicates(node):
                 text, at = self.item_text(node)
-                found = _skip_to(text, at, path[depth:])
+                found = skip_to(text, at, path[depth:])
                 if found is not None:
                     return found[0] + node.start - at, found[1] + node.start - at
             node = self.child(node, part)
@@ -377,48 +224,6 @@ class Tree:
         return parent.member(path[-1]) if isinstance(parent, JObject) else None
 
 
-class PartialObject(dict[str, Any]):
-    """The plain value of an object some of whose keys have a value that could not be read
-    (``"confidence": NaN``, ``"line": }``): those keys are left out of the dict and listed in
-    ``unreadable``, so that a checker knows the key was written (its syntax issue says what
-    is wrong) rather than report it missing. ``truncated``: the file ends inside the object,
-    so any key it lacks may be one that was not typed yet."""
-
-    __slots__ = ("unreadable", "truncated")
-
-    def __init__(self, items: dict[str, Any], unreadable: frozenset[str], truncated: bool = False) -> None:
-        super().__init__(items)
-        self.unreadable = unreadable
-        self.truncated = truncated
-
-
-class PartialList(list[Any]):
-    """The plain value of an array some of whose items could not be read: ``unreadable`` of them."""
-
-    __slots__ = ("unreadable",)
-
-    def __init__(self, items: list[Any], unreadable: int) -> None:
-        super().__init__(items)
-        self.unreadable = unreadable
-
-
-def unreadable_key(value: Any, key: str) -> bool:
-    """Whether ``key`` was written in the object ``value`` with a value that could not be read."""
-    return isinstance(value, PartialObject) and key in value.unreadable
-
-
-def absent_by_syntax(value: Any, key: str) -> bool:
-    """Whether ``key`` is not in the object ``value`` because of a break the parser reported:
-    written with a value it could not read, or in an object the file ends inside (not typed
-    yet). A checker does not report such a key missing: that would say the same thing twice."""
-    return isinstance(value, PartialObject) and (value.truncated or key in value.unreadable)
-
-
-def unreadable_items(value: Any) -> int:
-    """How many items of the array ``value`` were written but could not be read."""
-    return value.unreadable if isinstance(value, PartialList) else 0
-
-
 def to_python(node: Node | None) -> Any:
     """The plain value of a node; untyped members and items are left out (a
     :class:`PartialObject` or :class:`PartialList` says they were there)."""
@@ -439,140 +244,6 @@ def to_python(node: Node | None) -> Any:
     return None
 
 
-# --- string offsets ----------------------------------------------------------------
-
-
-class StringMap:
-    """Maps offsets in a string's decoded value to offsets in the JSON text.
-
-    Every escape (``\\n``, ``\\"``, ``\\u00e9``, a surrogate pair ``\\ud83d\\ude80``) decodes
-    to exactly one code point, so the map is a sorted list of escapes.
-    """
-
-    __slots__ = ("body_start", "length", "_line_starts", "_escapes")
-
-    def __init__(
-        self, text: str | Text, node: JString, line_starts: Sequence[int] | None = None, newlines_only: bool = False
-    ) -> None:
-        """The map of ``node``, a string of ``text``; ``line_starts``, if given, are where
-        the lines of its value start (``line_starts(node.value)``): when every escape of the
-        string is a ``\\n`` (how a document's content is mostly written; ``newlines_only``:
-        known to be), the map is read off them, without looking for its escapes (13 contents
-        of a 12 MB session, 44,000 escapes: 13 ms, then under 2)."""
-        self.body_start = start = node.start + 1
-        body_end = _body_end(text, node.start, node.end)
-        self._escapes: tuple[list[int], list[int], list[int]] | None = None
-        self._line_starts = None
-        if line_starts is not None and (
-            newlines_only or _newlines_only(text, start, body_end, node.value, len(line_starts) - 1)
-        ):
-            self._line_starts = line_starts
-            self.length = len(node.value)
-            return
-        # Without a Python-level loop: a content string holds tens of thousands of escapes.
-        escapes = list(_ESCAPE.finditer(text[start:body_end]))
-        at = list(map(re.Match.start, escapes))
-        raw_len = list(map(operator.sub, map(re.Match.end, escapes), at))
-        # Each escape before one shortens the decoded text by its length less one.
-        removed = list(accumulate(map(operator.sub, raw_len, repeat(1)), initial=0))
-        self._escapes = (list(map(operator.sub, at, removed)), list(map(operator.add, at, repeat(start))), raw_len)
-        self.length = body_end - start - removed[-1]
-
-    @property
-    def escapes(self) -> tuple[list[int], list[int], list[int]]:
-        """Where each escape is, in order: its decoded offsets, its text offsets and its lengths."""
-        if self._escapes is None:
-            starts = self._line_starts
-            assert starts is not None
-            count = len(starts) - 1
-            decoded_at = list(map(operator.sub, islice(starts, 1, None), repeat(1)))  # each \n
-            self._escapes = (
-                decoded_at,
-                list(map(operator.add, decoded_at, range(self.body_start, self.body_start + count))),
-                [2] * count,
-            )
-        return self._escapes
-
-    def raw_offset(self, decoded: int) -> int:
-        """The text offset where the decoded character at ``decoded`` is written."""
-        starts = self._line_starts
-        if starts is not None:  # one more for each \n before it
-            return self.body_start + decoded + bisect_right(starts, decoded) - 1
-        decoded_at, raw_at, raw_len = self.escapes
-        i = bisect_right(decoded_at, decoded) - 1
-        if i < 0:
-            return self.body_start + decoded
-        if decoded_at[i] == decoded:
-            return raw_at[i]
-        return raw_at[i] + raw_len[i] + (decoded - decoded_at[i] - 1)
-
-    def decoded_offset(self, raw: int) -> int:
-        """The decoded offset of the character written at (or spanning) text offset ``raw``."""
-        decoded_at, raw_at, raw_len = self.escapes
-        index = bisect_right(raw_at, raw) - 1
-        if index < 0:
-            return raw - self.body_start
-        escape_end = raw_at[index] + raw_len[index]
-        if raw < escape_end:
-            return decoded_at[index]
-        return decoded_at[index] + 1 + (raw - escape_end)
-
-    def raw_range(self, start: int, end: int) -> tuple[int, int]:
-        """The text extent of the decoded characters ``[start, end)``."""
-        return self.raw_offset(start), self.raw_offset(end)
-
-
-def _newlines_only(text: str | Text, start: int, end: int, value: str, newlines: int) -> bool:
-    """Whether the string body ``text[start:end]``, whose value ``value`` holds ``newlines``
-    line breaks, writes each of them as ``\\n`` and has no other escape. Each escape holds
-    at least one backslash and, but for a lone one at the end, is longer than the character
-    it gives; with no raw line break in the body, each of the value's breaks is one escape.
-    So a body holding as many backslashes as the value has breaks, and longer than the value
-    by as many characters, holds exactly those escapes, each two characters long: ``\\n``."""
-    if end - start != len(value) + newlines:
-        return False
-    if isinstance(text, str):
-        return text.count("\\", start, end) == newlines and text.find("\n", start, end) < 0
-    body = text[start:end]
-    return body.count("\\") == newlines and "\n" not in body
-
-
-def decode_lenient(body: str) -> str:
-    """Decode a string body that may hold bad escapes: each escape gives one code point."""
-    return _ESCAPE.sub(_decode_escape, body)
-
-
-def _decode_escape(match: re.Match[str]) -> str:
-    escape = match.group()
-    if len(escape) == 12:
-        high, low = int(escape[2:6], 16), int(escape[8:12], 16)
-        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    if len(escape) == 6:
-        return chr(int(escape[2:], 16))
-    if len(escape) == 1:
-        return "\\"
-    return _SIMPLE_ESCAPES.get(escape[1], escape[1])
-
-
-def encode_string(value: str) -> str:
-    """A JSON string literal for ``value``, safe to write into a file.
-
-    Non-ASCII text stays readable; control, invisible and reordering characters are written
-    as escapes (the same value, but no raw bidi override lands in a session: see display.py),
-    lone surrogates too (a lone surrogate cannot be written raw in UTF-8).
-    """
-    return json_visible(escape_lone_surrogates(json.dumps(value, ensure_ascii=False)))
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def escape_lone_surrogates(json_text: str) -> str:
-    """JSON text with each lone surrogate written as a ``\\uXXXX`` escape (same value; UTF-8
-    cannot hold it raw). Only strings can hold one, so the escape is always in a string."""
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
-
-
 # --- parser ------------------------------------------------------------------------
 
 
@@ -586,81 +257,42 @@ class Stop(Protocol):
     def is_set(self) -> bool: ...
 
 
-def parse(text: str, stop: Stop | None = None) -> Tree:
-    """Parse a whole file; the items of the session arrays are decoded lazily. With
+def parse(text: str, stop: Stop | None = None, hints: Hints = NO_HINTS) -> Tree:
+    """Parse a whole file (the items of the ``hints``' element arrays decoded lazily). With
     ``stop``, raises :class:`Cancelled` soon after it is set."""
-    parser = _Parser(text, ELEMENT_ARRAYS, stop)
+    parser = Parser(text, hints, stop)
     root = parser.document()
     return Tree(text, root, parser.issues, parser.duplicates, unsure=parser.unsure)
 
 
-def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | None = None) -> bool:
-    """Whether ``item``, written in ``text`` at ``at``, holds a key twice: known; else none
-    when its text has as many `:` as its objects have keys (see JLazy), else found by
-    decoding it once more with its pairs (``watch``, if given, does). Known from then on."""
-    if item.has_duplicates is None:
-        keys, in_strings = keys_and_colons(item.value)
-        if item.colons == keys:
-            item.has_duplicates = False
-        elif not colon_escaped(item, text, at):
-            # No `:` written as an escape: those in strings are the decoded strings' own, and
-            # the others follow the keys, one each, as written: more of them than keys decoded
-            # (of a key written twice, or of the strings of a value it replaced) are keys twice.
-            item.has_duplicates = item.colons - in_strings != keys
-        else:
-            item.has_duplicates = (watch or DuplicateWatch()).holds(text, at)
-    return item.has_duplicates
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """What parsing the items of an array from the middle of a text gave (:func:`resume_items`)."""
+
+    array: JArray  # the items read, their offsets in the text given
+    stopped: int  # where the parse stopped: after the array's `]`, at a stop, or at the end
+    issues: list[SyntaxIssue]
+    duplicates: list[DuplicateKey]
+    reached_end: bool  # the text ends inside the array
+    resynced: int  # the stop at which an item began as before (-1: none)
 
 
-def colon_escaped(item: JLazy, text: str, at: int) -> bool:
-    """Whether ``item``, written in ``text`` at ``at``, may write a `:` as an escape
-    (``\\u003a``): then the `:` written do not tell the strings' from the keys'."""
-    return text.find("\\u003", at, at + item.end - item.start) >= 0
-
-
-def keys_and_colons(value: Any) -> tuple[int, int]:
-    """How many keys the objects in a decoded value have, in all, and how many `:` its
-    strings (keys included) hold."""
-    count = colons = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is dict:
-            count += len(item)
-            if item:  # the keys' own, less the join's
-                colons += ":".join(item).count(":") - (len(item) - 1)
-            stack.extend(item.values())
-        elif kind is list:
-            stack.extend(item)
-        elif kind is str:
-            colons += item.count(":")
-    return count, colons
-
-
-class DuplicateWatch:
-    """A decoder that tells whether the value it last decoded held a key twice."""
-
-    __slots__ = ("decoder", "seen")
-
-    def __init__(self) -> None:
-        # A list, not an attribute: a closure over self would be a reference cycle, kept
-        # until a collection (and a parser holds one, with its text).
-        seen = self.seen = [False]
-
-        def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            result = dict(pairs)
-            if len(result) != len(pairs):
-                seen[0] = True
-            return result
-
-        self.decoder = json.JSONDecoder(object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
-
-    def holds(self, text: str, at: int) -> bool:
-        """Whether the valid JSON value at ``at`` holds a key twice."""
-        self.seen[0] = False
-        self.decoder.raw_decode(text, at)
-        return self.seen[0]
+def resume_items(
+    text: str,
+    start: int,
+    path: Path,
+    first_index: int,
+    stops: frozenset[int],
+    hints: Hints = NO_HINTS,
+    debt: int | None = None,
+) -> Resumed:
+    """Parse the items of the array that opens at ``start`` of ``text`` (a window of a larger
+    text: ``path`` is the array's there, ``first_index`` items come before this one, ``debt``
+    is the larger text's brace debt), until its `]` or the first of ``stops`` (offsets where
+    untouched items begin) where an item begins: the entry of an incremental parse."""
+    parser = Parser(text, hints, known_brace_debt=debt)
+    array, stopped = parser.array_items(start, 0, path, len(path), first_index, stops)
+    return Resumed(array, stopped, parser.issues, parser.duplicates, parser.reported_eof, parser.resynced)
 
 
 def brace_debt(text: str) -> int:
@@ -669,131 +301,17 @@ def brace_debt(text: str) -> int:
     return stripped.count("{") - stripped.count("}")
 
 
-def move(node: Node | None, by: int) -> None:
-    """Add ``by`` to the offsets of ``node`` and of everything in it."""
-    if node is None or not by:
-        return
-    node.start += by
-    node.end += by
-    if isinstance(node, JObject):
-        for member in node.members:
-            move(member.key, by)
-            move(member.value, by)
-    elif isinstance(node, JArray):
-        for item in node.items:
-            move(item, by)
-
-
-def node_start(node: Node) -> int:
-    """A node's start: the key to bisect a list of nodes with."""
-    return node.start
-
-
-def node_end(node: Node) -> int:
-    return node.end
-
-
-def describe_char(ch: str) -> str:
-    """A character named so that a reader can see it, even when it is invisible."""
-    if ch == "":
-        return "the end of the file"
-    if ch.isprintable() and ch not in " \u00a0":
-        return f"`{ch}`"
-    return f"U+{ord(ch):04X}"
-
-
-# What may follow the closing quote of a string. Anything else (`"say "hi" now"`) suggests
-# that the quote was meant as part of the text.
-_AFTER_STRING = frozenset(' \t\r\n,:]}"/')
-_STRUCTURAL = frozenset(",:]}\r\n")
 _JUNK = re.compile(r"""[^ \t\n\r,:\[\]{}"']+""")
 _NUMBER_TOKEN = re.compile(r"[-+]*[.\w]*(?:(?<=[eE])[-+]+[.\w]*)*")
-_CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
-_QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
 _KEY_AHEAD = re.compile(r'[ \t\n\r]*,?[ \t\n\r]*"(?:[^"\\\n\r]|\\.)*"[ \t]*:')
 _ONE_LINE_STRING = re.compile(r'"(?:[^"\\\n\r]++|\\.)*+"')
-_ANNOTATION_AHEAD = re.compile(r'\{[ \t\n\r]*"(?:claim|sources)"[ \t\n\r]*:')
-
-_DOCUMENT_FIELDS = frozenset({"path", "content"})
-_ANNOTATION_FIELDS = frozenset({"claim", "sources"})
-_REF_FIELDS = frozenset({"path", "start", "end"})
-_SOURCE_FIELDS = _REF_FIELDS | {"polarity", "confidence"}
-_BOUNDARY_FIELDS = frozenset({"line", "str"})
 
 
-def schema_fields(path: Path) -> frozenset[str] | None:
-    """The keys the format defines for the object at ``path``; None where it defines none."""
-    if not path:
-        return frozenset({"documents", "annotations", "session"})
-    if path == ("session",):
-        return frozenset({"documents"})
-    if len(path) == 2 and path[0] == "documents" or len(path) == 3 and path[:2] == ("session", "documents"):
-        return _DOCUMENT_FIELDS if isinstance(path[-1], int) else None
-    if path[0] != "annotations" or len(path) < 2 or not isinstance(path[1], int):
-        return None
-    rest = path[2:]
-    if not rest:
-        return _ANNOTATION_FIELDS
-    if rest == ("claim",):
-        return _REF_FIELDS
-    if len(rest) == 2 and rest[0] == "sources" and isinstance(rest[1], int):
-        return _SOURCE_FIELDS
-    if rest[-1] in ("start", "end") and (
-        len(rest) == 2 and rest[0] == "claim" or len(rest) == 3 and rest[0] == "sources"
-    ):
-        return _BOUNDARY_FIELDS
-    return None
-
-
-def _escaped(text: str, at: int) -> bool:
-    """Whether the character at ``at`` follows an odd number of backslashes."""
-    count = 0
-    while at - count - 1 >= 0 and text[at - count - 1] == "\\":
-        count += 1
-    return count % 2 == 1
-
-
-def _bad_number(token: str) -> str:
-    """What is wrong with a token that starts like a number and is not one."""
-    shown = f"`{visible_token(token)}`"
-    body = token.lstrip("+-")
-    sign = token[: len(token) - len(body)]
-    if body in ("Infinity", "NaN", "inf", "nan", "infinity"):
-        return f"{shown} is not JSON (a `{sign or '-'}` must be followed by digits); write a number or null"
-    if not body:
-        return f"{shown} must be followed by digits"
-    if len(sign) > 1 or (sign == "+" and not _NUMBER.fullmatch(body)):
-        return f"{shown} is not a JSON number"
-    if sign == "+":
-        return f"{shown} is not a JSON number: JSON has no `+` sign; write `{body}`"
-    if re.fullmatch(r"0[xX][0-9a-fA-F]+", body):
-        return f"{shown} is not a JSON number: write it in decimal, `{sign}{int(body, 16)}`"
-    if re.fullmatch(r"0[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", body):
-        fixed = body.lstrip("0")
-        fixed = "0" + fixed if not fixed or fixed[0] in ".eE" else fixed
-        return f"{shown} is not a JSON number: it has a leading zero; write `{sign}{fixed}`"
-    if body.startswith(".") and _NUMBER.fullmatch("0" + body):
-        return f"{shown} is not a JSON number: write `{sign}0{body}`"
-    if re.fullmatch(r"[0-9]+\.", body):
-        return (
-            f"{shown} is not a JSON number: a `.` must be followed by digits; write `{token[:-1]}` or `{sign}{body}0`"
-        )
-    if re.fullmatch(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][-+]?", body):
-        return f"{shown} is not a JSON number: an exponent needs digits after `{body[body.lower().index('e') :]}`"
-    return f"{shown} is not a JSON number"
-
-
-def visible_token(token: str, limit: int = 40) -> str:
-    """A token for a message: control characters named, long ones shortened."""
-    shown = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in token[:limit])
-    return shown + ("…" if len(token) > limit else "")
-
-
-class _Parser:
+class Parser(StringRecovery):
     def __init__(
         self,
         text: str,
-        element_arrays: frozenset[Path] | tuple[()],
+        hints: Hints = NO_HINTS,
         stop: Stop | None = None,
         valid: bool = False,
         known_brace_debt: int | None = None,
@@ -805,7 +323,8 @@ class _Parser:
         self.n = len(text)
         self.issues: list[SyntaxIssue] = []
         self.duplicates: list[DuplicateKey] = []
-        self.element_arrays = element_arrays
+        self.hints = hints
+        self.element_arrays = hints.element_arrays
         self.reported_eof = False
         # A missing `}` is inferred (a key of the enclosing object met inside a boundary) only
         # when the text has more `{` than `}`; a text known to be valid is never second-guessed.
@@ -822,7 +341,7 @@ class _Parser:
         self.resynced = -1
         watch = DuplicateWatch()  # its decoder tells of keys seen twice
         self.decoder, self._duplicates_seen = watch.decoder, watch.seen
-        self.unsure: list[JLazy] = []  # annotations decoded by _PLAIN (see JLazy)
+        self.unsure: list[JLazy] = []  # annotations decoded by PLAIN (see JLazy)
 
     # -- helpers
 
@@ -846,7 +365,7 @@ class _Parser:
         """Skip whitespace, and comments after reporting them."""
         text = self.text
         while True:
-            pos = _after_ws(text, pos)
+            pos = after_ws(text, pos)
             if pos + 1 < self.n and text[pos] == "/" and text[pos + 1] in "/*":
                 if text[pos + 1] == "/":
                     end = text.find("\n", pos)
@@ -930,13 +449,13 @@ class _Parser:
         word = _JUNK.match(text, pos)
         if word:
             name = word.group()
-            if name in _LITERALS:
-                return JLiteral(pos, word.end(), _LITERALS[name]), word.end()
+            if name in LITERALS:
+                return JLiteral(pos, word.end(), LITERALS[name]), word.end()
             if len(name) == 1 and not name.isalnum():
                 message = f"expected a value, found {describe_char(name)}"
             else:
                 default = f'`{visible_token(name)}` is not a JSON value; quote strings with `"`'
-                message = _NOT_JSON_WORDS.get(name, default)
+                message = NOT_JSON_WORDS.get(name, default)
             self.issue(pos, word.end(), message)
             return None, word.end()
         self.issue(pos, pos + 1, f"expected a value, found {describe_char(ch)}")
@@ -947,8 +466,8 @@ class _Parser:
         assert match is not None  # it matches the empty string too
         end = max(match.end(), pos + 1)
         raw = self.text[pos:end]
-        if not _NUMBER.fullmatch(raw):
-            self.issue(pos, end, _bad_number(raw))
+        if not NUMBER.fullmatch(raw):
+            self.issue(pos, end, bad_number(raw))
             return None, end
         try:
             number: int | float = int(raw) if raw.lstrip("-").isdigit() else float(raw)
@@ -961,181 +480,14 @@ class _Parser:
         if self.valid:  # the decoder read it already: a document's content is a megabyte at times
             value, end = scanstring(text, pos + 1)
             return JString(pos, end, value), end
-        match = _STRING.match(text, pos)
+        match = STRING.match(text, pos)
         if match:
             end = match.end()
-            if end >= self.n or text[end] in _AFTER_STRING or self.closes_later(end, key) < 0:
+            if end >= self.n or text[end] in AFTER_STRING or self.closes_later(end, key) < 0:
                 body = text[pos + 1 : end - 1]
                 value = scanstring(text, pos + 1)[0] if "\\" in body else body
                 return JString(pos, end, value), end
         return self.broken_string(pos, key)
-
-    def fits_close(self, quote: int, key: bool) -> bool:
-        """Whether what follows the `"` at ``quote`` is what follows a key (`:`) or a value."""
-        after = quote + 1
-        while after < self.n and self.text[after] in " \t":
-            after += 1
-        if after >= self.n:
-            return not key
-        ch = self.text[after]
-        return ch == ":" if key else ch in ",]}\r\n"
-
-    def closes_later(self, at: int, key: bool) -> int:
-        """The `"` later on this line that would close a string begun before ``at`` (one
-        whose closing quote was meant as text); -1 when there is none. The search stops at
-        a bracket that closes what is around the string: the value ends there at the latest."""
-        text = self.text
-        depth = 0
-        for match in _CLOSE_SCAN.finditer(text, at):
-            ch, quote = match.group(), match.start()
-            if ch == '"':
-                if _escaped(text, quote):
-                    continue
-                after = quote + 1
-                while after < self.n and text[after] in " \t":
-                    after += 1
-                if after >= self.n or text[after] in _STRUCTURAL:
-                    return quote if self.fits_close(quote, key) else -1
-            elif ch in "{[":
-                depth += 1
-            elif ch in "}]":
-                depth -= 1
-                if depth < 0:
-                    return -1
-            else:  # the end of the line
-                return -1
-        return -1
-
-    def continuation(self, at: int, key: bool) -> int:
-        """Where a string with a raw line break at ``at`` closes, when it was typed (or
-        pasted) over several lines; -1 when it was never closed and ends at its line. As in
-        :meth:`closes_later`, a bracket that closes what is around the string ends the search."""
-        text = self.text
-        after = _after_ws(text, at)
-        if after < self.n and text[after] in "{}]":
-            return -1  # a line that starts with a bracket: the JSON goes on there
-        depth = 0
-        for match in _QUOTE_OR_BRACKET.finditer(text, at):
-            ch, quote = match.group(), match.start()
-            if ch in "{[":
-                depth += 1
-                continue
-            if ch in "}]":
-                depth -= 1
-                if depth < 0:
-                    return -1
-                continue
-            if _escaped(text, quote):
-                continue
-            if self.fits_close(quote, key):
-                return quote
-            if self.first_on_line(quote):
-                return -1  # a line that starts with a string: the JSON goes on there
-            # Otherwise a quote in the text (`said "hi" to`): the string goes on.
-        return -1
-
-    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:
-        """A string with a raw control character or line break, a bad escape, a `"` meant as
-        text, or no closing quote: one issue for each kind of mistake in it.
-
-        A JSON string cannot hold a raw line break, so a string that is not closed ends at
-        its line, and the rest of the file keeps its meaning; one that closes on a later line
-        as a value would (text pasted with its line breaks) is read as one string.
-        """
-        text, i = self.text, pos + 1
-        end = None
-        inner: list[int] = []  # quotes meant as text
-        in_text = False  # past a quote meant as text: the string ends at a quote that fits
-        breaks = 0
-        first_break = -1
-        closes_at = -1  # a string that goes on over line breaks closes at this quote
-        controls: list[int] = []
-        while i < self.n:
-            ch = text[i]
-            if ch == '"':
-                if i < closes_at:  # in text that goes on over lines: a quote of the text
-                    inner.append(i)
-                    i += 1
-                    continue
-                if in_text:
-                    if self.fits_close(i, key):
-                        end = i + 1
-                        break
-                elif i + 1 >= self.n or text[i + 1] in _AFTER_STRING or self.closes_later(i + 1, key) < 0:
-                    end = i + 1
-                    break
-                in_text = True
-                inner.append(i)
-                i += 1
-                continue
-            if ch == "\n" or ch == "\r":
-                if closes_at < i:
-                    closes_at = self.continuation(i, key)
-                if closes_at < 0:
-                    # Where the quote goes: the end of the line (the string itself is the rules' to judge).
-                    self.issue(i, i, 'this string is never closed; add the closing `"` at the end of its line')
-                    end = self._unclosed = i
-                    break
-                if ch == "\n" or not text.startswith("\n", i + 1):
-                    breaks += 1
-                    first_break = i if first_break < 0 else first_break
-                i += 1
-                continue
-            if ch == "\\":
-                escape = _ESCAPE.match(text, i)
-                assert escape is not None  # a backslash starts an escape, maybe a bad one
-                piece = escape.group()
-                if piece[1:] in ("\n", "\r"):
-                    piece = "\\"  # the line break is the loop's to judge
-                if piece == "\\u":
-                    digits = re.match(r'[^"\\\s]{0,4}', text[i + 2 : i + 6])
-                    shown = text[i : i + 2 + (len(digits.group()) if digits else 0)]
-                    self.issue(i, i + len(shown), f"`{visible_token(shown)}`: a \\u escape needs four hex digits")
-                elif not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in _SIMPLE_ESCAPES)):
-                    shown = piece if len(piece) == 2 else "\\"
-                    self.issue(
-                        i,
-                        i + len(shown),
-                        f"`{visible_token(shown)}` is not a JSON escape; write `\\\\` for a backslash",
-                    )
-                i += len(piece)
-                continue
-            if ch < " ":
-                controls.append(i)
-            i += 1
-        if end is None:
-            end = i
-            self.eof_issue('the file ends inside a string; add the closing `"`')
-        if breaks:
-            self.issue(
-                first_break,
-                first_break + 1,
-                f"this string goes on over {breaks + 1} lines, but a JSON string cannot hold a raw line break: "
-                "write each one as `\\n`",
-            )
-        if inner:
-            several = f" ({len(inner)} of them)" if len(inner) > 1 else ""
-            self.issue(
-                inner[0],
-                inner[-1] + 1,
-                f'a `"` inside a string ends it: write each quote that is part of the text as `\\"`{several}',
-            )
-        if controls:
-            self.issue(controls[0], controls[0] + 1, _control_message(text, controls))
-        return JString(pos, end, decode_lenient(text[pos + 1 : _body_end(text, pos, end)])), end
-
-    def single_quoted(self, pos: int) -> tuple[JString | None, int]:
-        """A string in single quotes: read as the string it was meant to be, and reported.
-        A `'` that does not close on its line is a stray character, not a string."""
-        text, i = self.text, pos + 1
-        while i < self.n and text[i] not in "'\n\r":
-            i += 2 if text[i] == "\\" else 1
-        if i >= self.n or text[i] != "'":
-            self.issue(pos, pos + 1, "expected a value, found `'`; JSON strings are in double quotes")
-            return None, pos + 1
-        end = i + 1
-        self.issue(pos, end, 'JSON strings and keys are in double quotes (`"`), not single quotes')
-        return JString(pos, end, decode_lenient(text[pos + 1 : _body_end(text, pos, end)])), end
 
     def too_deep(self, pos: int) -> int:
         """Report nesting past MAX_DEPTH and skip to the matching bracket."""
@@ -1144,7 +496,7 @@ class _Parser:
         while i < self.n:
             ch = text[i]
             if ch == '"':
-                match = _STRING.match(text, i)
+                match = STRING.match(text, i)
                 i = match.end() if match else i + 1
                 continue
             if ch in "[{":
@@ -1162,11 +514,12 @@ class _Parser:
         boundary `{"line": 1, "str": "x"` followed by `, "end": ...`): this object lacks its `}`."""
         if parent is None or not self.infer_braces or not path:
             return None
-        match = _STRING.match(self.text, pos)
+        match = STRING.match(self.text, pos)
         if match is None:
             return None
         key = self.text[pos + 1 : match.end() - 1]
-        mine, enclosing = schema_fields(path), schema_fields(path[:-1])
+        fields = self.hints.fields
+        mine, enclosing = fields(path), fields(path[:-1])
         if mine is None or enclosing is None or key in mine or key not in enclosing or key in parent:
             return None
         if self.brace_debt() <= 0:
@@ -1201,9 +554,12 @@ class _Parser:
     def sources_ahead(self, pos: int, path: Path) -> bool:
         """Whether the `{` at ``pos``, first on its line in the ``sources`` at ``path``, opens
         the next annotation (its first key is `claim` or `sources`): ``sources`` was left open."""
-        if not self.infer_braces or len(path) != 3 or path[2] != "sources" or self.item_depth(path) != 2:
+        start = self.hints.item_start
+        if start is None or not self.infer_braces or len(path) != 3 or path[2] not in self.hints.inner_arrays:
             return False
-        return self.first_on_line(pos) and _ANNOTATION_AHEAD.match(self.text, pos) is not None
+        if self.item_depth(path) != 2:
+            return False
+        return self.first_on_line(pos) and start.match(self.text, pos) is not None
 
     def left_open(self, start: int, members: list[Member], path: Path) -> JObject:
         """The object at ``path`` that the next item's `{` found open, closed after its last
@@ -1288,12 +644,12 @@ class _Parser:
                         continue
             elif ch not in ",:[]{":
                 word = _JUNK.match(text, pos)
-                after = _after_ws(text, word.end()) if word else pos
+                after = after_ws(text, word.end()) if word else pos
                 if word and after < self.n and text[after] == ":":  # an unquoted key
                     if not want_member and not junk:
                         self.issue(pos, pos + 1, "a comma is missing before this key")
                     key = JString(pos, word.end(), word.group())
-                    self.issue(pos, word.end(), f"a key must be in double quotes: write {_quoted(word.group())}")
+                    self.issue(pos, word.end(), f"a key must be in double quotes: write {quoted_key(word.group())}")
                     pos = word.end()
             if key is not None:
                 pos = self.skip(pos)
@@ -1308,19 +664,19 @@ class _Parser:
                     pos = after  # a key being typed, never closed: the next line is not its value
                 elif after < self.n and text[after] == "{" and self.next_item_at(after, path):
                     if colon:
-                        self.issue(pos - 1, pos, f"the key {_quoted(key.value)} has no value")
+                        self.issue(pos - 1, pos, f"the key {quoted_key(key.value)} has no value")
                     else:
-                        self.issue(key.end, key.end + 1, f"expected `:` after the key {_quoted(key.value)}")
+                        self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
                     pos = after  # a key being typed: the next item is not its value
                 elif after >= self.n or text[after] in ",}]":
                     if after < self.n:
-                        self.issue(after, after + 1, f"the key {_quoted(key.value)} has no value")
+                        self.issue(after, after + 1, f"the key {quoted_key(key.value)} has no value")
                     else:
-                        self.eof_issue(f"the file ends before the value of {_quoted(key.value)}")
+                        self.eof_issue(f"the file ends before the value of {quoted_key(key.value)}")
                     pos = after
                 else:
                     if not colon:
-                        self.issue(key.end, key.end + 1, f"expected `:` after the key {_quoted(key.value)}")
+                        self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
                     value, pos = self.value(after, path + (key.value,), depth + 1, seen)
                 members.append(Member(key, value))
                 first = seen.get(key.value)
@@ -1407,7 +763,7 @@ class _Parser:
                 # thousand annotations): read here, as the loop below reads them, until
                 # anything else comes (then the loop takes it).
                 while True:
-                    at = _after_ws(text, pos)
+                    at = after_ws(text, pos)
                     if at >= self.n or text[at] != "{" or (stops is not None and at in stops):
                         break
                     if self.stop is not None and self.stop.is_set():
@@ -1487,7 +843,7 @@ class _Parser:
         annotation = path[0] == "annotations"
         self._duplicates_seen[0] = False
         try:
-            value, end = (_PLAIN if annotation else self.decoder).raw_decode(self.text, pos)
+            value, end = (PLAIN if annotation else self.decoder).raw_decode(self.text, pos)
         except (ValueError, RecursionError):
             return None, pos
         if annotation and type(value) is dict:
@@ -1509,118 +865,3 @@ class _Parser:
             self.unsure.append(item)
             return item, end
         return JLazy(pos, end, value, path, self._duplicates_seen[0]), end
-
-
-_SKIPPER = json.JSONDecoder()
-_SKIP_VALUE = _SKIPPER.scan_once  # type: ignore[attr-defined]  # (value, end) of the valid JSON value at an offset
-
-
-def _skip_to(text: str, pos: int, path: Path) -> tuple[int, int] | None:
-    """Extent of the value at ``path`` below the valid JSON value at ``pos`` (None if absent),
-    which has no duplicate key: the first member with a key is the only one."""
-    start = _value_at(text, pos, path)
-    if start is None:
-        return None
-    _, end = _SKIPPER.raw_decode(text, start)
-    return start, end
-
-
-def string_extent(text: str, pos: int, path: Path, value: str, line_starts: Sequence[int]) -> tuple[int, int] | None:
-    """Extent of the string at ``path`` below the valid JSON value at ``pos`` (which has no
-    duplicate key), known to decode to ``value``, whose lines start at ``line_starts``: found
-    without reading it (a document's content is a megabyte at times) when its only escapes
-    are ``\\n``, else None.
-
-    In valid JSON each character of a string is written as itself or as an escape longer
-    than it, and a line break only as an escape. So the string's closing quote is at least as
-    many characters after its body's start as the value has, and one more for each break; if
-    an unescaped quote (not after a backslash) is right there, it is the closing one, and the
-    body holds no other escape than one ``\\n`` for each break."""
-    start = _value_at(text, pos, path)
-    if start is None:
-        return None
-    end = start + 1 + len(value) + len(line_starts) - 1
-    if end >= len(text) or text[end] != '"' or (end > start + 1 and text[end - 1] == "\\"):
-        return None
-    return start, end + 1
-
-
-def _value_at(text: str, pos: int, path: Path) -> int | None:
-    """Where the value at ``path`` below the valid JSON value at ``pos`` starts (see _skip_to).
-    The values before it are skipped by the C decoder (its scanner called directly: the value
-    is valid JSON), the whitespace by the pattern (called directly: a thousand findings are
-    placed on opening a large session, twenty skips each)."""
-    space, skip = _WS.match, _SKIP_VALUE
-    for part in path:
-        opener = text[pos]
-        pos += 1
-        if opener == "{" and isinstance(part, str):
-            found = None
-            while True:
-                pos = space(text, pos).end()  # type: ignore[union-attr]  # `*` matches the empty string
-                if text[pos] == "}":
-                    break
-                key, pos = scanstring(text, pos + 1)
-                pos = space(text, space(text, pos).end() + 1).end()  # type: ignore[union-attr]  # past `:`
-                if key == part:
-                    found = pos
-                    break
-                pos = space(text, skip(text, pos)[1]).end()  # type: ignore[union-attr]
-                if text[pos] == ",":
-                    pos += 1
-            if found is None:
-                return None
-            pos = found
-        elif opener == "[" and isinstance(part, int):
-            index = 0
-            while True:
-                pos = space(text, pos).end()  # type: ignore[union-attr]
-                if text[pos] == "]":
-                    return None
-                if index == part:
-                    break
-                pos = space(text, skip(text, pos)[1]).end()  # type: ignore[union-attr]
-                if text[pos] == ",":
-                    pos += 1
-                index += 1
-        else:
-            return None
-    return pos
-
-
-def _body_end(text: str | Text, start: int, end: int) -> int:
-    """Where the text of the string ``[start, end)`` ends: before its closing quote, if it has one."""
-    return end - 1 if end - start >= 2 and text[end - 1] == text[start] else end
-
-
-def _control_message(text: str, at: list[int]) -> str:
-    """What to say of the raw control characters of one string, at ``at``."""
-    first = text[at[0]]
-    if all(text[i] == "\t" for i in at):
-        what = "a raw tab" if len(at) == 1 else f"{len(at)} raw tabs"
-        return f"{what} (a control character) in a string; write each as `\\t`"
-    several = f" (and {len(at) - 1} more)" if len(at) > 1 else ""
-    return f"a raw control character (U+{ord(first):04X}) in a string{several}; write it as `\\u{ord(first):04x}`"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-_PLAIN = json.JSONDecoder(parse_constant=_reject_constant)  # objects made in C, their pairs unseen
-
-
-def _quoted(key: str) -> str:
-    return "`" + json.dumps(key, ensure_ascii=False) + "`"
-
-
-def iter_lazy(node: Node | None) -> Iterator[JLazy]:
-    """Every lazily decoded item below ``node`` (without expanding them)."""
-    if isinstance(node, JLazy):
-        yield node
-    elif isinstance(node, JObject):
-        for member in node.members:
-            yield from iter_lazy(member.value)
-    elif isinstance(node, JArray):
-        for item in node.items:
-            yield from iter_lazy(item)

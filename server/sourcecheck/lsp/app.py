@@ -22,10 +22,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from ..core.analysis import Analysis
+from ..core.jsonnodes import Node
 from ..core.positions import Encoding, LineTable, Position, Span
 from ..core.resync import Drift
 from ..core.session import Document
-from ..core.syntax import Node
 from .settings import Settings
 
 ENCODINGS: dict[str, Encoding] = {

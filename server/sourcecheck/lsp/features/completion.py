@@ -21,10 +21,10 @@ from lsprotocol import types
 from ...core.display import shorten, visible
 from ...core.explain import lines_said, marked_line
 from ...core.extend import boundary_candidates
+from ...core.jsonlex import encode_string
 from ...core.queries import Typing, enclosing_ref, line_words_at, typing_at, written_document, written_line
 from ...core.session import Document, Ref
 from ...core.skeletons import Offer, offers_at
-from ...core.syntax import encode_string
 from ..app import View
 
 MAX_ITEMS = 2000

@@ -16,10 +16,10 @@ from lsprotocol import types
 from ...core.analysis import Analysis
 from ...core.display import shorten, visible
 from ...core.incremental import Derivation, Placement
+from ...core.jsonlex import StringMap
 from ...core.positions import Encoding, LineTable, Span
 from ...core.resync import REF_CHANGED, document_said, ref_said
 from ...core.session import Finding, Severity
-from ...core.syntax import StringMap
 from ..app import View
 from ..runtime import COLLECTOR
 from ..wire import Wire, WrittenDiagnostics, dumps

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from ...core.jsonlex import encode_string
+from ...core.jsonnodes import JString
 from ...core.queries import path_under_cursor
-from ...core.syntax import JString, encode_string
 from ..app import Refused, View
 
 

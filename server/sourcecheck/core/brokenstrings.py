@@ -1,0 +1,212 @@
+"""Strings as writers break them, read as the strings they were meant to be: a string pasted
+with its line breaks, a `"` meant as text (`"say "hi" now"`), one never closed (it ends at
+its line), one in single quotes. A part of the parser (:class:`~.syntax.Parser` is a
+:class:`StringRecovery`), apart because it is read only when a string is broken.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .jsonlex import (
+    ESCAPE,
+    SIMPLE_ESCAPES,
+    after_ws,
+    control_message,
+    decode_lenient,
+    is_escaped,
+    string_body_end,
+    visible_token,
+)
+from .jsonnodes import JString
+
+AFTER_STRING = frozenset(' \t\r\n,:]}"/')
+"""What may follow the closing quote of a string. Anything else (`"say "hi" now"`) suggests
+that the quote was meant as part of the text."""
+_STRUCTURAL = frozenset(",:]}\r\n")
+_CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
+_QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
+
+
+class StringRecovery:
+    """The parser's reading of broken strings; the parser supplies the text and its issues."""
+
+    text: str
+    n: int
+    _unclosed: int
+
+    def issue(self, start: int, end: int, message: str) -> None:
+        raise NotImplementedError
+
+    def eof_issue(self, message: str) -> None:
+        raise NotImplementedError
+
+    def first_on_line(self, pos: int) -> bool:
+        raise NotImplementedError
+
+    def fits_close(self, quote: int, key: bool) -> bool:
+        """Whether what follows the `"` at ``quote`` is what follows a key (`:`) or a value."""
+        after = quote + 1
+        while after < self.n and self.text[after] in " \t":
+            after += 1
+        if after >= self.n:
+            return not key
+        ch = self.text[after]
+        return ch == ":" if key else ch in ",]}\r\n"
+
+    def closes_later(self, at: int, key: bool) -> int:
+        """The `"` later on this line that would close a string begun before ``at`` (one
+        whose closing quote was meant as text); -1 when there is none. The search stops at
+        a bracket that closes what is around the string: the value ends there at the latest."""
+        text = self.text
+        depth = 0
+        for match in _CLOSE_SCAN.finditer(text, at):
+            ch, quote = match.group(), match.start()
+            if ch == '"':
+                if is_escaped(text, quote):
+                    continue
+                after = quote + 1
+                while after < self.n and text[after] in " \t":
+                    after += 1
+                if after >= self.n or text[after] in _STRUCTURAL:
+                    return quote if self.fits_close(quote, key) else -1
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth < 0:
+                    return -1
+            else:  # the end of the line
+                return -1
+        return -1
+
+    def continuation(self, at: int, key: bool) -> int:
+        """Where a string with a raw line break at ``at`` closes, when it was typed (or
+        pasted) over several lines; -1 when it was never closed and ends at its line. As in
+        :meth:`closes_later`, a bracket that closes what is around the string ends the search."""
+        text = self.text
+        after = after_ws(text, at)
+        if after < self.n and text[after] in "{}]":
+            return -1  # a line that starts with a bracket: the JSON goes on there
+        depth = 0
+        for match in _QUOTE_OR_BRACKET.finditer(text, at):
+            ch, quote = match.group(), match.start()
+            if ch in "{[":
+                depth += 1
+                continue
+            if ch in "}]":
+                depth -= 1
+                if depth < 0:
+                    return -1
+                continue
+            if is_escaped(text, quote):
+                continue
+            if self.fits_close(quote, key):
+                return quote
+            if self.first_on_line(quote):
+                return -1  # a line that starts with a string: the JSON goes on there
+            # Otherwise a quote in the text (`said "hi" to`): the string goes on.
+        return -1
+
+    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:
+        """A string with a raw control character or line break, a bad escape, a `"` meant as
+        text, or no closing quote: one issue for each kind of mistake in it.
+
+        A JSON string cannot hold a raw line break, so a string that is not closed ends at
+        its line, and the rest of the file keeps its meaning; one that closes on a later line
+        as a value would (text pasted with its line breaks) is read as one string.
+        """
+        text, i = self.text, pos + 1
+        end = None
+        inner: list[int] = []  # quotes meant as text
+        in_text = False  # past a quote meant as text: the string ends at a quote that fits
+        breaks = 0
+        first_break = -1
+        closes_at = -1  # a string that goes on over line breaks closes at this quote
+        controls: list[int] = []
+        while i < self.n:
+            ch = text[i]
+            if ch == '"':
+                if i < closes_at:  # in text that goes on over lines: a quote of the text
+                    inner.append(i)
+                    i += 1
+                    continue
+                if in_text:
+                    if self.fits_close(i, key):
+                        end = i + 1
+                        break
+                elif i + 1 >= self.n or text[i + 1] in AFTER_STRING or self.closes_later(i + 1, key) < 0:
+                    end = i + 1
+                    break
+                in_text = True
+                inner.append(i)
+                i += 1
+                continue
+            if ch == "\n" or ch == "\r":
+                if closes_at < i:
+                    closes_at = self.continuation(i, key)
+                if closes_at < 0:
+                    # Where the quote goes: the end of the line (the string itself is the rules' to judge).
+                    self.issue(i, i, 'this string is never closed; add the closing `"` at the end of its line')
+                    end = self._unclosed = i
+                    break
+                if ch == "\n" or not text.startswith("\n", i + 1):
+                    breaks += 1
+                    first_break = i if first_break < 0 else first_break
+                i += 1
+                continue
+            if ch == "\\":
+                escape = ESCAPE.match(text, i)
+                assert escape is not None  # a backslash starts an escape, maybe a bad one
+                piece = escape.group()
+                if piece[1:] in ("\n", "\r"):
+                    piece = "\\"  # the line break is the loop's to judge
+                if piece == "\\u":
+                    digits = re.match(r'[^"\\\s]{0,4}', text[i + 2 : i + 6])
+                    shown = text[i : i + 2 + (len(digits.group()) if digits else 0)]
+                    self.issue(i, i + len(shown), f"`{visible_token(shown)}`: a \\u escape needs four hex digits")
+                elif not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in SIMPLE_ESCAPES)):
+                    shown = piece if len(piece) == 2 else "\\"
+                    self.issue(
+                        i,
+                        i + len(shown),
+                        f"`{visible_token(shown)}` is not a JSON escape; write `\\\\` for a backslash",
+                    )
+                i += len(piece)
+                continue
+            if ch < " ":
+                controls.append(i)
+            i += 1
+        if end is None:
+            end = i
+            self.eof_issue('the file ends inside a string; add the closing `"`')
+        if breaks:
+            self.issue(
+                first_break,
+                first_break + 1,
+                f"this string goes on over {breaks + 1} lines, but a JSON string cannot hold a raw line break: "
+                "write each one as `\\n`",
+            )
+        if inner:
+            several = f" ({len(inner)} of them)" if len(inner) > 1 else ""
+            self.issue(
+                inner[0],
+                inner[-1] + 1,
+                f'a `"` inside a string ends it: write each quote that is part of the text as `\\"`{several}',
+            )
+        if controls:
+            self.issue(controls[0], controls[0] + 1, control_message(text, controls))
+        return JString(pos, end, decode_lenient(text[pos + 1 : string_body_end(text, pos, end)])), end
+
+    def single_quoted(self, pos: int) -> tuple[JString | None, int]:
+        """A string in single quotes: read as the string it was meant to be, and reported.
+        A `'` that does not close on its line is a stray character, not a string."""
+        text, i = self.text, pos + 1
+        while i < self.n and text[i] not in "'\n\r":
+            i += 2 if text[i] == "\\" else 1
+        if i >= self.n or text[i] != "'":
+            self.issue(pos, pos + 1, "expected a value, found `'`; JSON strings are in double quotes")
+            return None, pos + 1
+        end = i + 1
+        self.issue(pos, end, 'JSON strings and keys are in double quotes (`"`), not single quotes')
+        return JString(pos, end, decode_lenient(text[pos + 1 : string_body_end(text, pos, end)])), end
