@@ -18,7 +18,11 @@ import time
 from typing import Any
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.rules import occurrences
+
+try:
+    from sourcecheck.core.occurrences import occurrences
+except ImportError:  # before core/occurrences.py (a bench of an older checkout)
+    from sourcecheck.core.rules import occurrences  # type: ignore[no-redef,attr-defined]
 
 
 def best_of(runs: int, work: Any) -> float:

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.occurrences import occurrences
 from sourcecheck.core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
-from sourcecheck.core.rules import occurrences
 from sourcecheck.core.session import Document
 
 WORDS = ["the", "the", "a", "cat", "cats", "中文", "🚀", "é", "aa", "x", "\\", '"', "\t", "  "]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .rules import occurrences
+from .occurrences import occurrences
 from .session import Boundary, Ref
 
 MAX_EXTENSION = 400

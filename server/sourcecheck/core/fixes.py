@@ -33,9 +33,10 @@ from .extend import Extension, extensions, span_resolves
 from .jsonlex import encode_string, escape_lone_surrogates
 from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
+from .messages import misspellings, stem
 from .nearmiss import NearMiss, lines_holding_once
+from .occurrences import occurrences
 from .refs import Boundaries, resolves_to
-from .rules import misspellings, occurrences, stem
 from .schema import fields_of
 from .session import Document, Finding, Path, Ref, Side
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .display import visible
 from .extend import extend_left, extend_right
-from .rules import occurrences
+from .occurrences import occurrences
 from .session import Document
 
 

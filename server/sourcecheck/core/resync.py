@@ -32,8 +32,8 @@ from typing import Literal
 from .analysis import Analysis
 from .display import shorten, visible
 from .jsonlex import encode_string
+from .occurrences import occurrences
 from .refs import Boundaries, cite
-from .rules import occurrences
 from .session import Document, Ref, pointer
 
 MAX_CHARACTER_DIFF = 200

@@ -7,22 +7,31 @@ path of the value it is about. Positions are someone else's business.
 
 from __future__ import annotations
 
-import difflib
-import json
 import math
 import operator
-import re
 import weakref
 from collections.abc import Callable, Iterable
-from itertools import accumulate, compress
 from typing import Any
 
-from .display import visible
 from .incremental import AnnotationCheck, CheckMemo
-from .jsonlex import escape_lone_surrogates
 from .jsonnodes import absent_by_syntax, unreadable_items, unreadable_key
 from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
-from .nearmiss import best_part, lines_holding_once
+from .messages import (
+    and_list,
+    item_number,
+    kind_of,
+    misspelled_as,
+    misspellings,
+    name,
+    not_found,
+    out_of_range,
+    reversed_lines,
+    same_but_case_or_extension,
+    show,
+    times,
+)
+from .occurrences import occurrences
+from .reuse import AnnotationReuse
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
 from .session import (
     Annotation,
@@ -71,8 +80,6 @@ ALL_CODES = tuple(SEVERITY)
 
 SIDES: tuple[Side, Side] = ("start", "end")
 LOW_CONFIDENCE = 0.3
-MAX_OCCURRENCES = 1000
-"""Occurrence columns kept per boundary (the count is always exact)."""
 
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
@@ -108,173 +115,10 @@ def exit_code(findings: Iterable[Finding]) -> int:
     return worst
 
 
-def show(value: Any, limit: int = 60) -> str:
-    """A value as JSON, shortened, for a message (`"the"`, `1.0`, `true`)."""
-    text = escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return "`" + visible(text) + "`"
-
-
-def name(doc_path: str) -> str:
-    """A document path for a message: `report`."""
-    return "`" + visible(doc_path) + "`"
-
-
-def kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def times(count: int) -> str:
-    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
-
-
-def occurrences(line: str, needle: str) -> tuple[list[int], int]:
-    """Columns where ``needle`` starts on ``line``, counted overlapping (the first
-    :data:`MAX_OCCURRENCES` listed), and their count, in time linear in the line's length."""
-    found: list[int] = []
-    at = line.find(needle)
-    while at >= 0 and len(found) < MAX_OCCURRENCES:
-        found.append(at)
-        at = line.find(needle, at + 1)
-    if at < 0:
-        return found, len(found)
-    return found, len(found) + count_from(line, needle, at)
-
-
-def smallest_period(text: str) -> int:
-    """The smallest ``p`` with ``text[i] == text[i + p]`` wherever both exist (KMP's failure function)."""
-    fail = [0] * len(text)
-    k = 0
-    for i in range(1, len(text)):
-        while k and text[i] != text[k]:
-            k = fail[k - 1]
-        if text[i] == text[k]:
-            k += 1
-        fail[i] = k
-    return len(text) - (fail[-1] if text else 0)
-
-
-def count_from(line: str, needle: str, at: int) -> int:
-    """How many times ``needle`` occurs on ``line`` from the occurrence at ``at`` on, overlapping:
-    a run of occurrences a period apart (``"aa"`` in ``"aaaa…"``) is counted from how far the
-    line keeps that period, found by comparing doubling stretches in C, never one by one, so that
-    a self-overlapping boundary on a long line costs one pass (a regular expression's lookahead
-    took seconds)."""
-    period, size = smallest_period(needle), len(needle)
-    if period == size:  # it cannot overlap itself: counting apart is counting overlapping (in C)
-        return line.count(needle, at)
-    count = 0
-    while at >= 0:
-        end = _period_ends(line, at + size, period) if period < size else at + size
-        run = (end - size - at) // period + 1  # occurrences at, at + p, ... that fit before end
-        count += run
-        at = line.find(needle, at + (run - 1) * period + 1)
-    return count
-
-
-def _period_ends(line: str, end: int, period: int) -> int:
-    """How far ``line[:end]``'s period ``period`` (holding at its end) goes on: stretches twice as
-    long each time, then halves at the first that breaks it."""
-    step = max(period, 64)
-    while end < len(line):
-        size = min(step, len(line) - end)
-        if line[end : end + size] == line[end - period : end - period + size]:
-            end += size
-            step *= 2
-            continue
-        while size > 1:  # the break lies in this stretch: halve it
-            half = size // 2
-            if line[end : end + half] == line[end - period : end - period + half]:
-                end += half
-            size -= half
-        if line[end : end + 1] == line[end - period : end - period + 1]:
-            end += 1
-        return end
-    return end
-
-
-def misspellings(value: dict[str, Any], known: tuple[str, ...]) -> dict[str, str]:
-    """{a key of ``known`` that ``value`` lacks: the unknown key of ``value`` that looks like a
-    misspelling of it} (``polarty`` for ``polarity``, ``Confidence`` for ``confidence``)."""
-    unknown = [key for key in value if key not in known]
-    if not unknown:
-        return {}
-    missing = [key for key in known if key not in value and not absent_by_syntax(value, key)]
-    found: dict[str, str] = {}
-    for key in unknown:
-        close = [k for k in missing if k == key.strip().lower()] or difflib.get_close_matches(
-            key, missing, n=1, cutoff=0.6
-        )
-        if close and close[0] not in found:
-            found[close[0]] = key
-    return found
-
-
-def _misspelled_as(value: dict[str, Any], key: str, known: tuple[str, ...]) -> str:
-    """`` (`polarty` looks like a misspelling of it)`` when a key of ``value`` looks like ``key``."""
-    typo = misspellings(value, known).get(key)
-    return f" (`{visible(typo)}` looks like a misspelling of it; rename that key)" if typo is not None else ""
-
-
-_UNUSUAL_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
-
-
-def show_exact(text: str, limit: int = 60) -> str:
-    """:func:`show`, with every space but the plain one written as an escape: a
-    non-breaking space must not look like the space it is not."""
-    return _UNUSUAL_SPACE.sub(lambda m: f"\\u{ord(m.group()):04x}", show(text, limit))
-
-
-def stem(path: str) -> str:
-    """A path without its extension (``notes.txt`` → ``notes``), in lower case."""
-    head, dot, tail = path.rpartition(".")
-    return (head if dot and "/" not in tail and head else path).lower()
-
-
-def _same_but_case_or_extension(path: str, written: str) -> bool:
-    return path.lower() == written.lower() or stem(path) == stem(written)
-
-
-def _resolves(document: Document, start: tuple[int, str], end: tuple[int, str]) -> bool:
-    """Whether a ref with these (line, str) boundaries resolves in ``document``."""
-    lines = document.lines
-    columns = []
-    for line, text in (start, end):
-        if not 1 <= line <= len(lines) or not text:
-            return False
-        found, count = occurrences(lines[line - 1], text)
-        if count != 1:
-            return False
-        columns.append(found[0])
-    return start[0] < end[0] or (start[0] == end[0] and columns[0] < columns[1] + len(end[1]))
-
-
-def _number(path: Path) -> int:
-    """The 1-based number of the array item at ``path``, for a message."""
-    return path[-1] + 1 if isinstance(path[-1], int) else 1
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 _COORDINATES = operator.attrgetter("coordinates")  # see Ref.coordinates
 
 
-class _Checker:
+class _Checker(AnnotationReuse):
     def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
         self.stop = stop
         self.findings: list[Finding] = []
@@ -338,7 +182,7 @@ class _Checker:
                     self.report(
                         "invalid-field",
                         '`session` has no `documents`; add `"documents": []` with the documents the refs point into'
-                        + _misspelled_as(inner, "documents", ("documents",)),
+                        + misspelled_as(inner, "documents", ("documents",)),
                         ("session",),
                     )
             else:
@@ -362,7 +206,7 @@ class _Checker:
                     self.report(
                         "invalid-field",
                         'the session has no `documents`; add `"documents": [...]` with the documents the refs point '
-                        "into" + _misspelled_as(root, "documents", TOP_KEYS["spec"]),
+                        "into" + misspelled_as(root, "documents", TOP_KEYS["spec"]),
                         (),
                     )
             else:
@@ -381,7 +225,7 @@ class _Checker:
                 self.report(
                     "invalid-field",
                     'the session has no `annotations`; add `"annotations": []`'
-                    + _misspelled_as(root, "annotations", known),
+                    + misspelled_as(root, "annotations", known),
                     (),
                 )
         else:
@@ -415,7 +259,7 @@ class _Checker:
                     self.report(
                         "invalid-field",
                         f"this document has no `{key}`; add a string `{key}`"
-                        + _misspelled_as(value, key, DOCUMENT_KEYS),
+                        + misspelled_as(value, key, DOCUMENT_KEYS),
                         path,
                     )
                 usable = False
@@ -447,7 +291,7 @@ class _Checker:
             )
         if doc_path in self.session.by_path:
             first = self.session.by_path[doc_path]
-            where = f"document {_number(first.json_path)} of the session"
+            where = f"document {item_number(first.json_path)} of the session"
             self.report(
                 "duplicate-path",
                 f"a document with path {name(doc_path)} already exists (the first one is {where}); refs resolve "
@@ -535,128 +379,6 @@ class _Checker:
             len(self.session.refs) - before[1],
             len(self.findings) - before[2],
         )
-
-    def changed_annotations(self, value: list[Any]) -> list[int] | None:
-        """The indexes of the annotations to check again after an edit, when the others keep
-        their places and results; None when the array must be walked (items were added or
-        removed: those after them move, see :meth:`annotation`).
-
-        An edit in one annotation changes that item (the others are the same objects). An
-        edit in a document's content changes that document: the annotations citing it are
-        checked again (a content edit re-checks only what cites it)."""
-        previous = self.previous
-        documents_unchanged = self.documents_unchanged  # also records the documents for the next check
-        if previous.array is None or len(previous.array) != len(value):
-            return None
-        differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
-        edited = list(compress(range(len(differs)), differs))  # in C
-        if documents_unchanged:
-            return edited
-        before, now = previous.winners, self.memo.winners
-        if before is None or now is None or list(before) != list(now):
-            return None  # documents were added, removed, renamed or reordered
-        touched = {path for path, identity in now.items() if before[path] != identity}
-        citing = {
-            index
-            for index, item in enumerate(value)
-            if not differs[index]
-            and (cached := previous.annotations.get(id(item))) is not None
-            and not touched.isdisjoint(cached.depends)
-        }
-        return sorted(citing.union(edited))
-
-    def reuse_all_but(self, value: list[Any], changed: list[int]) -> None:
-        """Take every annotation's results from the previous check, checking only the
-        ``changed`` ones again: the previous results are spliced, not walked, so the cost
-        follows the number of changed annotations (plus copying lists in C)."""
-        previous = self.previous
-        self.memo.annotations = previous.annotations  # handed over (see CheckMemo), not copied
-        self.memo.array = value
-        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
-        first_finding = len(findings)
-        counts = (previous.counts[0].copy(), previous.counts[1].copy(), previous.counts[2].copy())
-        offsets = self.result_offsets()
-        done = 0  # items before this one are taken care of
-        assert previous.array is not None
-        for index in [*changed, len(value)]:
-            self.take_previous(offsets, done, index)
-            if index == len(value):
-                break
-            if previous.array[index] is not value[index]:  # its memory goes with it
-                self.memo.annotations.pop(id(previous.array[index]), None)
-            for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
-                kind[index] = count
-            done = index + 1
-        self.memo.results = (annotations, refs, findings[first_finding:])
-        self.memo.counts = counts
-        # A kind whose counts are the same keeps its offsets (typing in an annotation
-        # changes its findings, seldom its refs).
-        self.memo.offsets = [
-            offsets[k] if all(counts[k][i] == previous.counts[k][i] for i in changed) else None for k in range(3)
-        ]
-
-    def result_offsets(self) -> list[list[int]]:
-        """Where each item's results start in the previous results, of each kind."""
-        offsets = self.previous.offsets
-        for k, kind in enumerate(self.previous.counts):
-            if offsets[k] is None:
-                offsets[k] = list(accumulate(kind, initial=0))  # in C
-        return [kind for kind in offsets if kind is not None]
-
-    def take_previous(self, offsets: list[list[int]], start: int, stop: int) -> None:
-        """The previous results of items ``[start, stop)`` (unchanged, at their places), spliced in."""
-        results = self.previous.results
-        self.session.annotations.extend(results[0][offsets[0][start] : offsets[0][stop]])
-        self.session.refs.extend(results[1][offsets[1][start] : offsets[1][stop]])
-        self.findings.extend(results[2][offsets[2][start] : offsets[2][stop]])
-
-    def kept_around(self, value: list[Any]) -> tuple[int, int] | None:
-        """After annotations were added or removed (pasted, deleted, typed, moved), the
-        documents unchanged: how many items at the start and at the end of the array are the
-        very ones of the previous check. None when that is not the case."""
-        previous = self.previous.array
-        if previous is None or len(previous) == len(value) or not self.documents_unchanged:
-            return None
-        both = min(len(previous), len(value))
-        head = list(map(operator.is_not, previous[:both], value[:both]))  # in C
-        first = head.index(True) if True in head else both
-        tail = list(map(operator.is_not, previous[::-1][: both - first], value[::-1][: both - first]))
-        return first, tail.index(True) if True in tail else both - first
-
-    def reuse_around(self, value: list[Any], first: int, last: int) -> None:
-        """Take the results of the ``first`` and ``last`` items of the array from the
-        previous check (those at the start spliced in C; those at the end placed at their new
-        indexes), checking the items between them."""
-        previous = self.previous
-        assert previous.array is not None
-        before = len(previous.array)
-        self.memo.annotations = memo = previous.annotations  # handed over (see CheckMemo)
-        self.memo.array = value
-        for item in previous.array[first : before - last]:  # their memory goes with them
-            memo.pop(id(item), None)
-        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
-        first_finding = len(findings)
-        self.take_previous(self.result_offsets(), 0, first)
-        counts = tuple(kind[:first] for kind in previous.counts)
-        for index in range(first, len(value) - last):
-            for kind, count in zip(counts, self.counted_annotation(value[index], index), strict=True):
-                kind.append(count)
-        for index in range(len(value) - last, len(value)):
-            item = value[index]
-            cached = memo.get(id(item))
-            if cached is None or cached.value is not item:  # not an object: checked again (a finding or two)
-                for kind, count in zip(counts, self.counted_annotation(item, index), strict=True):
-                    kind.append(count)
-                continue
-            placed = memo[id(item)] = self.placed(cached, ("annotations", index))
-            annotations.append(placed.annotation)
-            refs.extend(placed.refs)
-            findings.extend(placed.findings)
-            counts[0].append(1)
-            counts[1].append(len(placed.refs))
-            counts[2].append(len(placed.findings))
-        self.memo.results = (annotations, refs, findings[first_finding:])
-        self.memo.counts = (counts[0], counts[1], counts[2])
 
     def annotation(self, value: Any, path: Path, tried: bool = False) -> None:
         """Check one annotation (``tried``: the one-go check declined it already)."""
@@ -747,82 +469,6 @@ class _Checker:
         self.memo.annotations[id(value)] = AnnotationCheck(value, None, annotation, [], refs[first_ref:], {}, keys)
         return keys
 
-    def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
-        """What checking an unchanged annotation gave, at ``path`` (it moved when items
-        before it were added or removed), its refs linked to the documents at their places
-        now: the same results, as new objects only where something moved."""
-        relink = self.relink
-        moved_documents = bool(relink) and any(id(ref.document) in relink for ref in cached.refs)
-        old = cached.annotation
-        if old.json_path == path and not moved_documents:
-            return cached
-        annotation = Annotation(path)
-        depth = len(old.json_path)
-        if relink:
-            refs = [
-                ref.moved(annotation, path + ref.json_path[depth:], relink.get(id(ref.document), ref.document))
-                for ref in cached.refs
-            ]
-        else:
-            refs = [ref.moved(annotation, path + ref.json_path[depth:], ref.document) for ref in cached.refs]
-        # The refs are the claim and the sources in the order of their keys.
-        if old.claim is None:
-            annotation.sources = refs
-        elif cached.refs and cached.refs[0] is old.claim:
-            annotation.claim, annotation.sources = refs[0], refs[1:]
-        else:
-            annotation.claim, annotation.sources = refs[-1], refs[:-1]
-        if not cached.findings:
-            # (what it depends on, if not read yet, is read off the moved refs: the same)
-            return AnnotationCheck(cached.value, cached.known_depends, annotation, [], refs, {}, cached.keys)
-        by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)}
-        findings = {id(f): self.moved_finding(f, depth, path, by_old) for f in cached.findings}
-        return AnnotationCheck(
-            cached.value,
-            cached.depends,
-            annotation,
-            list(findings.values()),
-            refs,
-            {path + at[depth:]: [findings[id(f)] for f in found] for at, found in cached.ref_findings.items()},
-        )
-
-    def moved_finding(self, finding: Finding, depth: int, path: Path, refs: dict[int, Ref]) -> Finding:
-        """A finding of an annotation that moved to ``path`` (its old path ``depth`` long)."""
-        moved = Finding(
-            finding.code,
-            finding.severity,
-            finding.message,
-            path + finding.path[depth:],
-            refs.get(id(finding.ref), finding.ref) if finding.ref is not None else None,
-            finding.extent,
-            tuple(Mention(m.placeholder, path + m.path[depth:], m.template) for m in finding.mentions),
-        )
-        self.memo.origins[id(moved)] = finding
-        return moved
-
-    def untouched_refs(self, cached: AnnotationCheck) -> dict[Path, tuple[Ref, list[Finding]]]:
-        """The refs of an unchanged annotation that do not cite a changed document, with
-        their findings (by their paths in the annotation): only the others are checked again."""
-        deps, refs, ref_findings = cached.depends, cached.refs, cached.ref_findings
-        if None in deps and deps[None] != self.known_documents():
-            return {}
-        depth = len(cached.annotation.json_path)
-        return {
-            ref.json_path[depth:]: (ref, ref_findings.get(ref.json_path, []))
-            for ref in refs
-            if not isinstance(ref.doc_path, str) or self.content_of(ref.doc_path) is deps[ref.doc_path]
-        }
-
-    def still_holds(self, deps: dict[str | None, Any]) -> bool:
-        """Whether the documents an annotation's check depended on are as they were."""
-        for doc_path, content in deps.items():
-            if doc_path is None:
-                if content != self.known_documents():
-                    return False
-            elif self.content_of(doc_path) is not content:
-                return False
-        return True
-
     def content_of(self, doc_path: str) -> str | None:
         """The content refs to ``doc_path`` resolve against (None: no such document)."""
         document = self.session.by_path.get(doc_path)
@@ -851,7 +497,7 @@ class _Checker:
             self.report(
                 "invalid-field",
                 "this annotation has no `claim`; add the ref of the text it annotates"
-                + _misspelled_as(value, "claim", ANNOTATION_KEYS),
+                + misspelled_as(value, "claim", ANNOTATION_KEYS),
                 path,
             )
         if "sources" not in value:
@@ -859,7 +505,7 @@ class _Checker:
                 self.report(
                     "invalid-field",
                     "this annotation has no `sources`; add at least one source ref"
-                    + _misspelled_as(value, "sources", ANNOTATION_KEYS),
+                    + misspelled_as(value, "sources", ANNOTATION_KEYS),
                     path,
                 )
         elif not isinstance(value["sources"], list):
@@ -927,7 +573,7 @@ class _Checker:
                 key = source.coordinates
                 if key in seen:
                     first = seen[key].json_path
-                    where = f"source {_number(first)} of this annotation"
+                    where = f"source {item_number(first)} of this annotation"
                     self.report(
                         "duplicate-source",
                         f"this source repeats the coordinates of {where}; remove one of them",
@@ -1032,7 +678,7 @@ class _Checker:
                 self.report(
                     "invalid-field",
                     f"{what} has no `path`; add the path of the document it points into"
-                    + _misspelled_as(value, "path", SOURCE_KEYS if source else REF_KEYS),
+                    + misspelled_as(value, "path", SOURCE_KEYS if source else REF_KEYS),
                     path,
                     ref,
                 )
@@ -1069,7 +715,7 @@ class _Checker:
                 self.report(
                     "invalid-field",
                     f'this ref has no `{side}`; add `"{side}": {{"line": N, "str": "..."}}`'
-                    + _misspelled_as(ref_value, side, known),
+                    + misspelled_as(ref_value, side, known),
                     ref_path,
                     ref,
                 )
@@ -1087,7 +733,7 @@ class _Checker:
                 self.report(
                     "invalid-field",
                     f"`{side}` has no `line`; add the 1-based line number"
-                    + _misspelled_as(value, "line", BOUNDARY_KEYS),
+                    + misspelled_as(value, "line", BOUNDARY_KEYS),
                     path,
                     ref,
                 )
@@ -1105,7 +751,7 @@ class _Checker:
             if not absent_by_syntax(value, "str"):
                 self.report(
                     "invalid-field",
-                    f"`{side}` has no `str`; add the boundary string" + _misspelled_as(value, "str", BOUNDARY_KEYS),
+                    f"`{side}` has no `str`; add the boundary string" + misspelled_as(value, "str", BOUNDARY_KEYS),
                     path,
                     ref,
                 )
@@ -1123,7 +769,7 @@ class _Checker:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.session.by_path.get(ref.doc_path)
         if document is None:
-            meant = [p for p in self.session.by_path if _same_but_case_or_extension(p, ref.doc_path)]
+            meant = [p for p in self.session.by_path if same_but_case_or_extension(p, ref.doc_path)]
             advice = f": write {show(meant[0])}" if len(meant) == 1 else ""
             self.report(
                 "unknown-path",
@@ -1140,7 +786,7 @@ class _Checker:
         if ref.start.line > ref.end.line:
             self.report(
                 "lines-reversed",
-                self.reversed_lines(ref, document),
+                reversed_lines(ref, document),
                 ref.boundary_path(ref.start) + ("line",),
                 ref,
             )
@@ -1170,7 +816,7 @@ class _Checker:
         if not 1 <= boundary.line <= len(lines):
             self.report(
                 "line-out-of-range",
-                self.out_of_range(boundary, document),
+                out_of_range(boundary, document),
                 ref.boundary_path(boundary) + ("line",),
                 ref,
             )
@@ -1193,13 +839,13 @@ class _Checker:
         if boundary.occurrence_count == 0:
             self.report(
                 "boundary-not-found",
-                self.not_found(boundary, document, line),
+                not_found(boundary, document, line),
                 ref.boundary_path(boundary) + ("str",),
                 ref,
             )
             return False
         if boundary.occurrence_count > 1:
-            columns = _and([str(c + 1) for c in boundary.occurrences[:8]]) + (
+            columns = and_list([str(c + 1) for c in boundary.occurrences[:8]]) + (
                 " and more" if boundary.occurrence_count > 8 else ""
             )
             self.report(
@@ -1212,78 +858,11 @@ class _Checker:
             return False
         return True
 
-    def reversed_lines(self, ref: Ref, document: Document) -> str:
-        """What to say of a ref whose start line comes after its end line: swapping what
-        gives a ref that resolves, if anything does; else where each string is."""
-        assert ref.start is not None and ref.end is not None
-        start, end = ref.start, ref.end
-        said = f"`start.line` {start.line} comes after `end.line` {end.line}; a ref runs forward"
-        if _resolves(document, (end.line, end.str), (start.line, start.str)):
-            return said + ": swap the start and end boundaries (their lines and strings)"
-        if _resolves(document, (end.line, start.str), (start.line, end.str)):
-            return said + f": swap the two line numbers (start on line {end.line}, end on line {start.line})"
-        places = []
-        for boundary in (start, end):
-            holding = lines_holding_once(document.content, document.line_starts, boundary.str)
-            where = f"line {_and([str(n) for n in holding])}" if holding else "no line"
-            places.append(f"`{boundary.side}.str` {show(boundary.str)} is unique on {where}")
-        return said + "; swapping them gives no ref that resolves: fix the lines (" + "; ".join(places) + ")"
-
-    def out_of_range(self, boundary: Boundary, document: Document) -> str:
-        """What to say of a line past the document: its line count, and where ``str`` is."""
-        count = len(document.lines)
-        last = (
-            " (the last is the empty line after its final line break)" if count > 1 and not document.lines[-1] else ""
-        )
-        said = (
-            f"`{boundary.side}.line` {boundary.line} is outside {name(document.path)}, which has {count} "
-            f"line{'s' if count != 1 else ''} (1 to {count}){last}"
-        )
-        holding = lines_holding_once(document.content, document.line_starts, boundary.str)
-        if len(holding) == 1:
-            return said + f"; {show(boundary.str)} occurs once on line {holding[0]}: write {holding[0]}"
-        if holding:
-            return said + f"; {show(boundary.str)} occurs once on lines {_and([str(n) for n in holding])}: write one"
-        return said + f"; {show(boundary.str)} is on none of its lines"
-
-    def not_found(self, boundary: Boundary, document: Document, line: str) -> str:
-        """What to say of a boundary string that is not on its line: what it was meant to be,
-        as the exact replacement (core/nearmiss.py), or the named line's text."""
-        where = f"on line {boundary.line} of {name(document.path)}"
-        said = f"{show_exact(boundary.str)} does not occur {where}"
-        misses = document.near_misses(boundary.line, boundary.str, boundary.side)
-        if len(misses) == 1:
-            miss = misses[0]
-            if miss.line == boundary.line and miss.text != boundary.str:
-                return f"{said}, but {show_exact(miss.text)} does: {miss.why}. Write {show_exact(miss.text)}"
-            if miss.text == boundary.str:
-                return f"{said}; it occurs once on line {miss.line}: write {miss.line} for `{boundary.side}.line`"
-            return (
-                f"{said}; line {miss.line} has {show_exact(miss.text)} ({miss.why}): write {miss.line} for "
-                f"`{boundary.side}.line` and {show_exact(miss.text)} for `{boundary.side}.str`"
-            )
-        if misses:
-            options = _and(
-                [
-                    f"{show_exact(m.text)} on line {m.line}" + (f" ({m.why})" if m.line == boundary.line else "")
-                    for m in misses[:4]
-                ]
-            )
-            return f"{said}; it may be {options}: write the one meant (each is a suggested fix)"
-        if "\n" in boundary.str:
-            return (
-                f"{said}: `str` holds a line break, but a boundary lies on one line; write the part of it on line "
-                f"{boundary.line} (and put the rest's line in the other boundary)"
-            )
-        shown = visible(best_part(line, boundary.str)) if line else ""
-        text = f", which reads `{shown}`" if shown else ", which is empty"
-        return f"{said}{text}; check the line number and the exact text (matching is exact, case and accents included)"
-
     def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
         path = ref.json_path
         if "polarity" not in value:
             if not absent_by_syntax(value, "polarity"):
-                typo = _misspelled_as(value, "polarity", SOURCE_KEYS)
+                typo = misspelled_as(value, "polarity", SOURCE_KEYS)
                 self.report(
                     "bad-polarity",
                     f"this source has no `polarity`{typo}"
@@ -1305,7 +884,7 @@ class _Checker:
                 )
         if "confidence" not in value:
             if not absent_by_syntax(value, "confidence"):
-                typo = _misspelled_as(value, "confidence", SOURCE_KEYS)
+                typo = misspelled_as(value, "confidence", SOURCE_KEYS)
                 self.report(
                     "bad-confidence",
                     f"this source has no `confidence`{typo}"

@@ -31,7 +31,7 @@ from .extend import extend_right
 from .insert import indent_unit, line_indent
 from .jsonlex import encode_string
 from .jsonnodes import JArray, JObject, Member, Node
-from .rules import occurrences
+from .occurrences import occurrences
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, REF_KEYS, SOURCE_KEYS
 from .session import Document, Path
 
