@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.run import CAPABILITIES, Server, open_message
+from bench.client import CAPABILITIES, Server, open_message
 
 DRIFT_CAPABILITIES = {
     **CAPABILITIES,

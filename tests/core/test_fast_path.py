@@ -1,8 +1,9 @@
-"""The fast path of ref checking (`_Checker.valid_ref`) agrees with the careful path.
+"""The fast path of ref checking (`Checker.valid_ref`, the flag `valid_refs` of core/fastpaths.py)
+agrees with the careful path.
 
 `valid_ref` restates RULES.md for the common case: a well-formed ref that resolves, with good
 metadata and nothing to warn about. When it declines (returns None), the careful path in
-`_Checker.ref` runs. The two must agree on every ref shape: the fast path may decline a ref
+`Checker.ref` runs. The two must agree on every ref shape: the fast path may decline a ref
 the careful path would accept cleanly, but it must never accept a ref the careful path would
 report, nor build a Ref that differs from the one the careful path builds.
 """
@@ -15,7 +16,8 @@ import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
-from sourcecheck.core.rules import LOW_CONFIDENCE, _Checker, check
+from sourcecheck.core.fastpaths import ALL
+from sourcecheck.core.rules import LOW_CONFIDENCE, Checker, check
 from sourcecheck.core.session import Annotation
 
 # -- documents ---------------------------------------------------------------------------
@@ -174,9 +176,9 @@ def claim_path(source):
     return ("annotations", 0, "sources", 1) if source else ("annotations", 0, "claim")
 
 
-def checker_with(docs):
+def checker_with(docs, fast=ALL):
     """A checker with the documents registered as `check` registers them."""
-    checker = _Checker()
+    checker = Checker(fast=fast)
     checker.documents(docs, ("documents",))
     return checker
 
@@ -196,11 +198,10 @@ def fast_path(docs, value, source):
 
 
 def careful_path(docs, value, source):
-    checker = checker_with(docs)
+    checker = checker_with(docs, ALL.without("valid_refs"))
     annotation = Annotation(("annotations", 0))
     before = len(checker.findings), len(checker.session.refs)
-    with mock.patch.object(_Checker, "valid_ref", return_value=None):
-        ref = checker.ref(value, claim_path(source), annotation, source=source)
+    ref = checker.ref(value, claim_path(source), annotation, source=source)
     assert checker.session.refs[before[1] :] == [ref]
     return ref, checker.findings[before[0] :], annotation
 
@@ -458,8 +459,7 @@ def test_a_whole_check_gives_the_same_findings_and_refs_with_or_without_the_fast
     annotation without findings, is built on it): both give what the careful path gives,
     down to what the next check is handed."""
     session, findings, memo = check(root)
-    with mock.patch.object(_Checker, "valid_ref", return_value=None):
-        careful_session, careful_findings, careful_memo = check(root)
+    careful_session, careful_findings, careful_memo = check(root, fast=ALL.without("valid_refs"))
     for key, careful_entry in careful_memo.annotations.items():
         entry = memo.annotations[key]
         assert entry.value is careful_entry.value and entry.depends == careful_entry.depends
@@ -498,13 +498,13 @@ def checked_in_one_go(value):
     """The session and findings of ``value``, and what the one-go check said of each annotation
     (its keys if it took it whole, else 0)."""
     taken = []
-    original = _Checker.clean_annotation
+    original = Checker.clean_annotation
 
     def spy(self, value, path):
         taken.append(original(self, value, path))
         return taken[-1]
 
-    with mock.patch.object(_Checker, "clean_annotation", spy):
+    with mock.patch.object(Checker, "clean_annotation", spy):
         session, findings, _ = check(value)
     return session, findings, taken
 

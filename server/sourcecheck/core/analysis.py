@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from .display import visible
+from .fastpaths import ALL, FastPaths
 from .incremental import CheckMemo, Derivation, Edit, reparse, with_splice
 from .jsonlex import StringMap
 from .jsonnodes import JArray, JObject, JString, Member, Node, node_start
@@ -60,11 +61,17 @@ class Place:
 class Analysis:
     """Everything known about one text."""
 
-    def __init__(self, text: str | Text, lines: LineTable | None = None, stop: Stop | None = None) -> None:
+    def __init__(
+        self, text: str | Text, lines: LineTable | None = None, stop: Stop | None = None, fast: FastPaths = ALL
+    ) -> None:
         """Analyse ``text`` (a ``str``, or a piece table: see text.py) in full. ``lines``,
         if given, is the line table of ``text``, kept by the caller. With ``stop``, raises
-        :class:`Cancelled` soon after it is set."""
-        self._analyse(text, lines, parse_session(str(text), stop), None, None, stop)
+        :class:`Cancelled` soon after it is set. ``fast``: the fast paths taken (all: the
+        results are the same with any of them off, see core/fastpaths.py)."""
+        self.fast = fast
+        tree = parse_session(str(text), stop, decode_items=fast.lazy_items)
+        tree.walk_items = fast.located_in_items
+        self._analyse(text, lines, tree, None, None, stop)
 
     @staticmethod
     def incremental(
@@ -77,10 +84,14 @@ class Analysis:
         tree over: reading its tree afterwards raises ``MovedOut``; its findings, refs and
         model stay readable."""
         start, end, inserted = edit
+        if not previous.fast.incremental_parse:
+            return None
         tree = reparse(previous.tree, text, start, end, len(inserted))
         if tree is None:
             return None
+        tree.walk_items = previous.fast.located_in_items
         analysis = Analysis.__new__(Analysis)
+        analysis.fast = previous.fast
         analysis._analyse(text, lines, tree, previous, edit, None)
         return analysis
 
@@ -120,7 +131,7 @@ class Analysis:
             else:
                 self.value = to_python(self.tree.root)
             self.session, rule_findings, self.memo = check(
-                self.value, previous.memo if previous is not None else None, stop, line_of=self._line_of
+                self.value, previous.memo if previous is not None else None, stop, line_of=self._line_of, fast=self.fast
             )
         if self.tree.unsure:
             self._settle_duplicates()

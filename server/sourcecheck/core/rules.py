@@ -13,6 +13,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .fastpaths import ALL, FastPaths
 from .incremental import AnnotationCheck, CheckMemo
 from .jsonnodes import absent_by_syntax, unreadable_items, unreadable_key
 from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
@@ -118,15 +119,17 @@ def exit_code(findings: Iterable[Finding]) -> int:
 _COORDINATES = operator.attrgetter("coordinates")  # see Ref.coordinates
 
 
-class _Checker(AnnotationReuse):
-    def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None) -> None:
+class Checker(AnnotationReuse):
+    def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None, fast: FastPaths = ALL) -> None:
         self.stop = stop
+        self.fast_refs = fast.valid_refs
+        self.fast_annotations = fast.clean_annotations and fast.valid_refs  # the one-go check is made of valid_ref
         self.findings: list[Finding] = []
         self.session = Session()
         # What resolving a ref in each document of by_path reads, by path, once the first
         # ref to it is resolved: the document, its content, its line starts, its length.
         self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
-        self.previous = memo or CheckMemo()
+        self.previous = memo if memo is not None and fast.reuse else CheckMemo()
         self.memo = CheckMemo()
         self._documents_unchanged: bool | None = None
         # The previous check's documents that are at another place now, by identity: the
@@ -350,7 +353,7 @@ class _Checker(AnnotationReuse):
         after: tuple[list[int], list[int], list[int]] = ([len(annotations)], [len(refs)], [first_finding])
         after_annotations, after_refs, after_findings = after
         stop, check, clean = self.stop, self.annotation, self.clean_annotation
-        fresh = not self.previous.annotations  # nothing to reuse: each tried in one go first
+        fresh = not self.previous.annotations and self.fast_annotations  # nothing to reuse: each tried in one go first
         clean_keys: list[int] = []
         keep_keys = clean_keys.append
         for index, item in enumerate(value):
@@ -393,7 +396,7 @@ class _Checker(AnnotationReuse):
                 self.memo.annotations[id(value)] = cached
                 return
             kept = self.untouched_refs(cached)
-        elif not tried and self.clean_annotation(value, path):
+        elif not tried and self.fast_annotations and self.clean_annotation(value, path):
             return
         first_finding, first_ref = len(self.findings), len(self.session.refs)
         ref_findings = self.check_annotation(value, path, kept)
@@ -654,7 +657,7 @@ class _Checker(AnnotationReuse):
         return ref
 
     def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
-        fast = self.valid_ref(value, path, annotation, source)
+        fast = self.valid_ref(value, path, annotation, source) if self.fast_refs else None
         if fast is not None:
             return fast
         ref = Ref(path, weakref.ref(annotation), value)
@@ -941,6 +944,7 @@ def check(
     memo: CheckMemo | None = None,
     stop: Stop | None = None,
     line_of: Callable[[Path], int | None] | None = None,
+    fast: FastPaths = ALL,
 ) -> tuple[Session, list[Finding], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
@@ -949,8 +953,9 @@ def check(
     :class:`Cancelled` soon after it is set. With ``line_of`` (the 1-based line in the file
     of the value at a path), messages that name another value name its line (see
     :func:`~.session.with_lines`); the memo keeps them unnamed, as lines move with edits.
+    ``fast``: the fast paths taken (see core/fastpaths.py).
     """
-    checker = _Checker(memo, stop)
+    checker = Checker(memo, stop, fast)
     checker.check(root)
     findings = checker.findings
     if line_of is not None:

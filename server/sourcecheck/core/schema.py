@@ -8,6 +8,7 @@ The JSON grammar (:mod:`.syntax`) knows nothing of sessions: what it may assume 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .jsonnodes import Path
 from .syntax import Hints, Stop, Tree, parse
@@ -84,6 +85,11 @@ keys of its objects, and that an annotation met first on a line inside ``sources
 that ``sources`` was left open."""
 
 
-def parse_session(text: str, stop: Stop | None = None) -> Tree:
-    """:func:`~.syntax.parse` of a session's text, with what it may assume of one (:data:`SESSION`)."""
-    return parse(text, stop, SESSION)
+SESSION_PARSED_WHOLE = replace(SESSION, decode_items=False)
+""":data:`SESSION` with every item parsed by the parser (the careful twin of lazy items)."""
+
+
+def parse_session(text: str, stop: Stop | None = None, decode_items: bool = True) -> Tree:
+    """:func:`~.syntax.parse` of a session's text, with what it may assume of one (:data:`SESSION`;
+    without ``decode_items``, every item parsed with its positions)."""
+    return parse(text, stop, SESSION if decode_items else SESSION_PARSED_WHOLE)

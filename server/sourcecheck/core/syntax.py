@@ -94,6 +94,8 @@ class Hints:
     """What an item of an element array starts with: met first on a line inside one of the
     ``inner_arrays`` of an item, it tells that that array was left open."""
     inner_arrays: frozenset[str] = frozenset()
+    decode_items: bool = True
+    """Whether the valid items of the element arrays are decoded in one go (else parsed)."""
 
 
 NO_HINTS = Hints()
@@ -118,6 +120,8 @@ class Tree:
     moved_out: bool = False
     # The items this parse decoded without knowing whether they hold a key twice (see JLazy).
     unsure: list[JLazy] = field(default_factory=list)
+    # Whether a value inside a decoded item is located by walking its text (else it is expanded).
+    walk_items: bool = True
 
     @property
     def root(self) -> Node | None:
@@ -188,7 +192,12 @@ class Tree:
         for depth, part in enumerate(path):
             if node is None:
                 return None
-            if isinstance(node, JLazy) and node.expanded is None and not self.holds_duplicates(node):
+            if (
+                self.walk_items
+                and isinstance(node, JLazy)
+                and node.expanded is None
+                and not self.holds_duplicates(node)
+            ):
                 text, at = self.item_text(node)
                 found = skip_to(text, at, path[depth:])
                 if found is not None:
@@ -204,7 +213,12 @@ class Tree:
         for depth, part in enumerate(path):
             if node is None:
                 return None, False
-            if isinstance(node, JLazy) and node.expanded is None and not self.holds_duplicates(node):
+            if (
+                self.walk_items
+                and isinstance(node, JLazy)
+                and node.expanded is None
+                and not self.holds_duplicates(node)
+            ):
                 text, at = self.item_text(node)
                 found = string_extent(text, at, path[depth:], value, line_starts)
                 if found is not None:
@@ -746,7 +760,7 @@ class Parser(StringRecovery):
         text = self.text
         items: list[Node] = []
         dropped = 0
-        fast = path in self.element_arrays
+        fast = path in self.element_arrays and self.hints.decode_items
         want_item = True
         trailing_comma = -1
         junk = False
