@@ -62,6 +62,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -624,7 +625,7 @@ def few_findings(size: str) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100K,1M,12M")
     parser.add_argument("--edits", type=int, default=25, help="one-character edits per size (each typed, then deleted)")
@@ -651,195 +652,211 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.opens < 1 or (args.keystrokes is not None and args.keystrokes < 1):
         parser.error("--repeats, --opens and --keystrokes take a number from 1 up")
-    groups = frozenset(g.strip() for g in args.only.split(",") if g.strip())
-    if groups - set(GROUPS):
-        parser.error(f"unknown groups: {', '.join(sorted(groups - set(GROUPS)))} (known: {', '.join(GROUPS)})")
-    OUT.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    rows: list[tuple[str, str, str]] = []
-    edit_medians: dict[str, float] = {}
-    report_floors: dict[str, float] = {}
-    typing_medians: dict[str, dict[str, float]] = {}
-    findings: dict[str, int] = {}
-    sizes = [] if groups <= set(SIZELESS) else args.sizes.split(",")
-    for size in sizes:
-        path = OUT / f"session-{size}.sourcecheck.json"
-        if not path.exists():
-            path.write_text(generate_sized(parse_size(size), SIZES.get(size, 3000), seed=1).text(), encoding="utf-8")
-        text = path.read_text(encoding="utf-8")
-        other = OUT / "session-100K.sourcecheck.json"
-        if size != "100K" and not other.exists():
-            other.write_text(generate_sized(parse_size("100K"), SIZES["100K"], seed=1).text(), encoding="utf-8")
-        server = bench_server(
-            path, args.edits, other if size != "100K" else None, groups, args.keystrokes, args.repeats, args.verify
+    args.groups = frozenset(g.strip() for g in args.only.split(",") if g.strip())
+    if args.groups - set(GROUPS):
+        unknown = ", ".join(sorted(args.groups - set(GROUPS)))
+        parser.error(f"unknown groups: {unknown} (known: {', '.join(GROUPS)})")
+    return args
+
+
+Row = tuple[str, str, str]
+WRONG = "; NOT what a fresh open of the same text gives"
+
+
+@dataclass
+class Medians:
+    """What the rows across sizes are made of: each size's medians and floors (ms)."""
+
+    edits: dict[str, float] = field(default_factory=dict)
+    report_floors: dict[str, float] = field(default_factory=dict)
+    typing: dict[str, dict[str, float]] = field(default_factory=dict)
+    findings: dict[str, int] = field(default_factory=dict)
+
+
+def session_file(size: str) -> Path:
+    """The generated session of ``size`` (made once)."""
+    path = OUT / f"session-{size}.sourcecheck.json"
+    if not path.exists():
+        path.write_text(generate_sized(parse_size(size), SIZES.get(size, 3000), seed=1).text(), encoding="utf-8")
+    return path
+
+
+def open_rows(server: dict[str, Any], text: str, path: Path, opens: int) -> list[Row]:
+    """Opening: the median of fresh servers beside the baseline and the JSON peer, the floor,
+    and the parts of opening measured in this process."""
+    rows: list[Row] = []
+    base = min(baseline(text) for _ in range(3))
+    opened = server["open"] + [open_once(path) for _ in range(opens - 1)]
+    peers = [bench_peer(path) for _ in range(opens)]
+    timed = [p for p in peers if p is not None]
+    peer = statistics.median(timed) if timed and len(timed) == len(peers) else None
+    rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
+    open_ms = statistics.median(opened) * 1000
+    rows.append(
+        (
+            "  open to first diagnostics",
+            f"{open_ms:.0f} ms",
+            f"{open_ms / (base * 1000):.1f}x baseline"
+            + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else ""),
         )
-        wrong = "; NOT what a fresh open of the same text gives"
-        findings[size] = server["finding count"]
-        label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} diagnostics"
-        if server["finding count"] != server["findings"]:
-            label += f" for {server['finding count']} findings"
-        label += ")"
-        rows.append((label, "", ""))
-        report_floors[size] = server["report"][1] * 1000
-        if "open" in groups:
-            base = min(baseline(text) for _ in range(3))
-            opens = server["open"] + [open_once(path) for _ in range(args.opens - 1)]
-            peers = [bench_peer(path) for _ in range(args.opens)]
-            timed = [p for p in peers if p is not None]
-            peer = statistics.median(timed) if timed and len(timed) == len(peers) else None
-            rows.append(("  baseline: json.loads + plain resolution", f"{base * 1000:.0f} ms", ""))
-            open_ms = statistics.median(opens) * 1000
+    )
+    if len(opened) > 1:
+        each = "runs " + ", ".join(f"{o * 1000:.0f}" for o in opened) + " ms"
+        if peer:
+            each += "; the peer " + ", ".join(f"{p * 1000:.0f}" for p in timed) + " ms"
+            each += "; each / its peer run " + ", ".join(f"{o / p:.2f}x" for o, p in zip(opened, timed, strict=True))
+        rows.append(
+            (f"    {len(opened)} fresh servers: median, min", f"{open_ms:.0f}, {min(opened) * 1000:.0f} ms", each)
+        )
+    floor = (server["open message decode"] + base) * 1000
+    rows.append(
+        (
+            "    floor: decoding the open message + baseline",
+            f"{floor:.0f} ms",
+            f"{floor / (base * 1000):.1f}x baseline, before any position or rule",
+        )
+    )
+    parts = open_parts(text)
+    rows.append(
+        (
+            "    part by part (in this process): decoding the message",
+            f"{server['open message decode'] * 1000:.0f} ms",
+            "the didOpen body read as the server reads it (orjson), before anything else",
+        )
+    )
+    for name, what, beside in (
+        ("parse", "parsing, with positions", "json.loads"),
+        ("check", "the rules and the model", "plain resolution"),
+    ):
+        rows.append(
+            (
+                f"      {what}",
+                f"{parts[name] * 1000:.0f} ms",
+                f"{parts[name] / parts[beside]:.1f}x {beside} ({parts[beside] * 1000:.0f} ms)",
+            )
+        )
+    unique = parts["unique resolution"]
+    rows.append(
+        (
+            "        beside each boundary found once only",
+            f"{unique * 1000:.0f} ms",
+            f"{parts['check'] / unique:.1f}x: the plain resolution, each boundary looked for again after it",
+        )
+    )
+    rows.append(("      diagnostics", f"{parts['diagnostics'] * 1000:.0f} ms", "positions, JSON text"))
+    return rows
+
+
+def request_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Row]:
+    """Edits and requests, each median and 95th percentile; the edit's floor."""
+    rows: list[Row] = []
+    for name in (
+        "edit in a ref",
+        "edit in a source's content",
+        "hover",
+        "definition",
+        "completion",
+        "inlay hints (60 lines)",
+        *LONG_CHECK,
+    ):
+        if name not in server:
+            continue
+        median, p95 = ms(server[name])
+        rows.append((f"  {name}", f"median {median:.1f} ms", f"p95 {p95:.1f} ms"))
+        if name == "edit in a ref":
+            medians.edits[size] = median
+            size_bytes, decode = server["report"]
             rows.append(
                 (
-                    "  open to first diagnostics",
-                    f"{open_ms:.0f} ms",
-                    f"{open_ms / (base * 1000):.1f}x baseline"
-                    + (f", {open_ms / (peer * 1000):.2f}x the JSON peer ({peer * 1000:.0f} ms)" if peer else ""),
+                    f"    floor: the client decoding the report ({size_bytes / 1000:.0f} KB)",
+                    f"{decode * 1000:.1f} ms",
+                    "sent again whole after every edit (LSP)",
                 )
             )
-            if len(opens) > 1:
-                each = "runs " + ", ".join(f"{o * 1000:.0f}" for o in opens) + " ms"
-                if peer:
-                    each += "; the peer " + ", ".join(f"{p * 1000:.0f}" for p in timed) + " ms"
-                    each += "; each / its peer run " + ", ".join(
-                        f"{o / p:.2f}x" for o, p in zip(opens, timed, strict=True)
-                    )
-                rows.append(
-                    (
-                        f"    {len(opens)} fresh servers: median, min",
-                        f"{open_ms:.0f}, {min(opens) * 1000:.0f} ms",
-                        each,
-                    )
-                )
-            floor = (server["open message decode"] + base) * 1000
-            rows.append(
-                (
-                    "    floor: decoding the open message + baseline",
-                    f"{floor:.0f} ms",
-                    f"{floor / (base * 1000):.1f}x baseline, before any position or rule",
-                )
+    return rows
+
+
+def writing_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Row]:
+    """Typing a new annotation at each place, and the structural changes."""
+    rows: list[Row] = []
+    for where, (timings, total) in server.get("typing", {}).items():
+        median, p95 = ms(timings)
+        medians.typing.setdefault(where, {})[size] = median
+        typed = f"{total} keystrokes" if len(timings) == total else f"first {len(timings)} of {total} keystrokes"
+        rows.append(
+            (
+                f"  type a new annotation ({where}, {typed})",
+                f"median {median:.1f} ms",
+                f"p95 {p95:.1f} ms" + (WRONG if where in server["differing"] else ""),
             )
-            parts = open_parts(text)
-            rows.append(
-                (
-                    "    part by part (in this process): decoding the message",
-                    f"{server['open message decode'] * 1000:.0f} ms",
-                    "the didOpen body read as the server reads it (orjson), before anything else",
-                )
-            )
-            for name, what, beside in (
-                ("parse", "parsing, with positions", "json.loads"),
-                ("check", "the rules and the model", "plain resolution"),
-            ):
-                rows.append(
-                    (
-                        f"      {what}",
-                        f"{parts[name] * 1000:.0f} ms",
-                        f"{parts[name] / parts[beside]:.1f}x {beside} ({parts[beside] * 1000:.0f} ms)",
-                    )
-                )
-            unique = parts["unique resolution"]
-            rows.append(
-                (
-                    "        beside each boundary found once only",
-                    f"{unique * 1000:.0f} ms",
-                    f"{parts['check'] / unique:.1f}x: the plain resolution, each boundary looked for again after it",
-                )
-            )
-            rows.append(("      diagnostics", f"{parts['diagnostics'] * 1000:.0f} ms", "positions, JSON text"))
-        for name in (
-            "edit in a ref",
-            "edit in a source's content",
-            "hover",
-            "definition",
-            "completion",
-            "inlay hints (60 lines)",
-            *LONG_CHECK,
-        ):
-            if name not in server:
-                continue
+        )
+    for name in STRUCTURE:
+        if name in server:
             median, p95 = ms(server[name])
-            rows.append((f"  {name}", f"median {median:.1f} ms", f"p95 {p95:.1f} ms"))
-            if name == "edit in a ref":
-                edit_medians[size] = median
-                size_bytes, decode = server["report"]
-                rows.append(
-                    (
-                        f"    floor: the client decoding the report ({size_bytes / 1000:.0f} KB)",
-                        f"{decode * 1000:.1f} ms",
-                        "sent again whole after every edit (LSP)",
-                    )
-                )
-        for where, (timings, total) in server.get("typing", {}).items():
-            median, p95 = ms(timings)
-            typing_medians.setdefault(where, {})[size] = median
-            typed = f"{total} keystrokes" if len(timings) == total else f"first {len(timings)} of {total} keystrokes"
+            shown = name + (f", {server['unresolved']} findings more" if name == STRUCTURE[6] else "")
             rows.append(
                 (
-                    f"  type a new annotation ({where}, {typed})",
+                    f"  {shown}",
                     f"median {median:.1f} ms",
-                    f"p95 {p95:.1f} ms" + (wrong if where in server["differing"] else ""),
+                    f"p95 {p95:.1f} ms" + (WRONG if name in server["differing"] else ""),
                 )
             )
-        for name in STRUCTURE:
-            if name in server:
-                median, p95 = ms(server[name])
-                shown = name + (f", {server['unresolved']} findings more" if name == STRUCTURE[6] else "")
-                rows.append(
-                    (
-                        f"  {shown}",
-                        f"median {median:.1f} ms",
-                        f"p95 {p95:.1f} ms" + (wrong if name in server["differing"] else ""),
-                    )
-                )
-        if "memory" in groups:
-            peak = f"peak {server['peak memory']:.0f} MB over the whole run"
-            if "peak memory, all rows" in server:
-                peak += f" ({server['peak memory, all rows']:.0f} MB with typing and structure)"
-            rows.append(("  server memory after opening", f"{server['memory after opening']:.0f} MB", peak))
-        if "cli" in groups:
-            cli = bench_cli(path)
-            rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
-    if "100K" in edit_medians and len(edit_medians) > 1:
-        largest = list(edit_medians)[-1]
-        small = edit_medians["100K"]
+    return rows
+
+
+def size_rows(size: str, args: argparse.Namespace, medians: Medians) -> list[Row]:
+    """Every row of one size."""
+    groups = args.groups
+    path = session_file(size)
+    text = path.read_text(encoding="utf-8")
+    other = session_file("100K") if size != "100K" else None
+    server = bench_server(path, args.edits, other, groups, args.keystrokes, args.repeats, args.verify)
+    medians.findings[size] = server["finding count"]
+    label = f"{size} ({len(text.encode()) / 1e6:.1f} MB, {server['findings']} diagnostics"
+    if server["finding count"] != server["findings"]:
+        label += f" for {server['finding count']} findings"
+    rows: list[Row] = [(label + ")", "", "")]
+    medians.report_floors[size] = server["report"][1] * 1000
+    if "open" in groups:
+        rows += open_rows(server, text, path, args.opens)
+    rows += request_rows(server, size, medians)
+    rows += writing_rows(server, size, medians)
+    if "memory" in groups:
+        peak = f"peak {server['peak memory']:.0f} MB over the whole run"
+        if "peak memory, all rows" in server:
+            peak += f" ({server['peak memory, all rows']:.0f} MB with typing and structure)"
+        rows.append(("  server memory after opening", f"{server['memory after opening']:.0f} MB", peak))
+    if "cli" in groups:
+        cli = bench_cli(path)
+        rows.append(("  CLI (sourcecheck --json)", f"{cli * 1000:.0f} ms", "including interpreter start"))
+    return rows
+
+
+def ratio_rows(args: argparse.Namespace, medians: Medians) -> list[Row]:
+    """The larger sizes beside 100K: the edit, typing, and on a session with as few findings."""
+    rows: list[Row] = []
+    if "100K" in medians.edits and len(medians.edits) > 1:
+        largest = list(medians.edits)[-1]
+        small = medians.edits["100K"]
         # The larger file's edit takes the same messages as the small one's, and its client
         # decodes the larger report: a ratio no server can go below.
-        floor = (small + report_floors[largest] - report_floors["100K"]) / small
+        floor = (small + medians.report_floors[largest] - medians.report_floors["100K"]) / small
         rows.append(
             (
                 f"edit median, {largest} / 100K",
-                f"{edit_medians[largest] / small:.1f}x",
+                f"{medians.edits[largest] / small:.1f}x",
                 f"floor {floor:.1f}x: the 100K edit plus decoding the larger report",
             )
         )
-        if "ratio" in groups:
-            few, timings, typed = bench_edits(few_findings(largest), args.edits, args.keystrokes, "typing" in groups)
-            median, p95 = ms(timings)
-            rows.append(
-                (
-                    f"edit median, {largest} ({few} findings) / 100K ({findings['100K']} findings)",
-                    f"{median / small:.1f}x",
-                    f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
-                )
-            )
-            for where, (keys, _) in typed.items():
-                if where in typing_medians and "100K" in typing_medians[where]:
-                    median, p95 = ms(keys)
-                    rows.append(
-                        (
-                            f"type a new annotation ({where}) median, {largest} ({few} findings) / 100K",
-                            f"{median / typing_medians[where]['100K']:.1f}x",
-                            f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
-                        )
-                    )
-    for where, medians in typing_medians.items():
-        if "100K" not in medians:
+        if "ratio" in args.groups:
+            rows += few_findings_rows(args, medians, largest, small)
+    for where, by_size in medians.typing.items():
+        if "100K" not in by_size:
             continue
-        small = medians["100K"]
-        for size, median in medians.items():
+        small = by_size["100K"]
+        for size, median in by_size.items():
             if size != "100K":
-                floor = (small + report_floors[size] - report_floors["100K"]) / small
+                floor = (small + medians.report_floors[size] - medians.report_floors["100K"]) / small
                 rows.append(
                     (
                         f"type a new annotation ({where}) median, {size} / 100K",
@@ -847,8 +864,46 @@ def main(argv: list[str] | None = None) -> int:
                         f"target: 3x at most; floor {floor:.1f}x: the 100K keystroke plus decoding the larger report",
                     )
                 )
+    return rows
+
+
+def few_findings_rows(args: argparse.Namespace, medians: Medians, largest: str, small: float) -> list[Row]:
+    rows: list[Row] = []
+    few, timings, typed = bench_edits(few_findings(largest), args.edits, args.keystrokes, "typing" in args.groups)
+    median, p95 = ms(timings)
+    rows.append(
+        (
+            f"edit median, {largest} ({few} findings) / 100K ({medians.findings['100K']} findings)",
+            f"{median / small:.1f}x",
+            f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
+        )
+    )
+    for where, (keys, _) in typed.items():
+        if where in medians.typing and "100K" in medians.typing[where]:
+            median, p95 = ms(keys)
+            rows.append(
+                (
+                    f"type a new annotation ({where}) median, {largest} ({few} findings) / 100K",
+                    f"{median / medians.typing[where]['100K']:.1f}x",
+                    f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
+                )
+            )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
+    groups = args.groups
+    OUT.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    medians = Medians()
+    sizes = [] if groups <= set(SIZELESS) else args.sizes.split(",")
+    rows: list[Row] = []
+    for size in sizes:
+        rows += size_rows(size, args, medians)
+    rows += ratio_rows(args, medians)
     if "drift" in groups:
-        from bench import drift  # (it reads this module's Server)
+        from bench import drift
 
         rows += drift.rows(sizes, OUT)
     if "pipelines" in groups:

@@ -42,11 +42,23 @@ class ReadRefused(Exception):
 def read_bytes(name: str, limit_mb: int = MAX_SIZE_MB, *, follow: bool = True) -> bytes:
     """The bytes of the regular file ``name``, at most ``limit_mb`` MB; raises
     :class:`ReadRefused` saying why not. ``follow=False`` refuses a symlink as the last part."""
+    fd = _open(name, follow)
+    try:
+        _regular_file(fd)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return _read_all(fd, limit_mb)
+    finally:
+        os.close(fd)
+
+
+def _open(name: str, follow: bool) -> int:
+    """A descriptor of ``name`` opened without blocking (a FIFO would block an open)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     if not follow:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(name, flags)
+        return os.open(name, flags)
     except FileNotFoundError:
         raise ReadRefused("no such file") from None
     except IsADirectoryError:
@@ -57,23 +69,27 @@ def read_bytes(name: str, limit_mb: int = MAX_SIZE_MB, *, follow: bool = True) -
         if error.errno == errno.ELOOP:
             raise ReadRefused("is a symbolic link, which is not followed here") from None
         raise ReadRefused(error.strerror or str(error)) from None
+
+
+def _regular_file(fd: int) -> None:
+    """Refuse what is not a regular file: a directory, a device, a pipe or a socket."""
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISDIR(mode):
+        raise ReadRefused("is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a pipe or socket"
+        raise ReadRefused(f"is {kind}, not a regular file; only regular files are read")
+
+
+def _read_all(fd: int, limit_mb: int) -> bytes:
+    """Everything ``fd`` holds, counted as it is read (never trusted to a size it claims)."""
+    limit = limit_mb * 1_000_000
+    chunks: list[bytes] = []
+    size = 0
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise ReadRefused("is a directory, not a file")
-        if not stat.S_ISREG(mode):
-            kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a pipe or socket"
-            raise ReadRefused(f"is {kind}, not a regular file; only regular files are read")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        limit = limit_mb * 1_000_000
-        chunks: list[bytes] = []
-        size = 0
         while True:
             try:
                 chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
-            except MemoryError:
-                raise ReadRefused("is too large to be read into memory") from None
             except OSError as error:
                 raise ReadRefused(error.strerror or str(error)) from None
             if not chunk:
@@ -82,12 +98,9 @@ def read_bytes(name: str, limit_mb: int = MAX_SIZE_MB, *, follow: bool = True) -
             size += len(chunk)
             if size > limit:
                 raise ReadRefused(f"is more than the limit of {limit_mb} MB; raise it with --max-size-mb to read it")
-        try:
-            return b"".join(chunks)
-        except MemoryError:
-            raise ReadRefused("is too large to be read into memory") from None
-    finally:
-        os.close(fd)
+        return b"".join(chunks)
+    except MemoryError:
+        raise ReadRefused("is too large to be read into memory") from None
 
 
 def decode(data: bytes, advice: str) -> str:

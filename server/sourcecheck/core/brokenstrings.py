@@ -108,7 +108,7 @@ class StringRecovery:
             # Otherwise a quote in the text (`said "hi" to`): the string goes on.
         return -1
 
-    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:
+    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:  # noqa: C901 (see docs/architecture.md)
         """A string with a raw control character or line break, a bad escape, a `"` meant as
         text, or no closing quote: one issue for each kind of mistake in it.
 

@@ -99,7 +99,7 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
     return respaced(old, text, start, end, inserted)
 
 
-def _reparse_items(
+def _reparse_items(  # noqa: C901 (the parser's hot path: see docs/architecture.md)
     old: Tree, text: str | Text, array_path: Path, array: JArray, start: int, end: int, delta: int
 ) -> Tree | None:
     items = array.items

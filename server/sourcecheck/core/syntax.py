@@ -602,7 +602,7 @@ class Parser(StringRecovery):
             self._open_item_end = close
         return JObject(start, close, members, truncated=True)
 
-    def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:
+    def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:  # noqa: C901 (the parser's hot path: see docs/architecture.md)
         start, text = pos, self.text
         if depth >= MAX_DEPTH:
             end = self.too_deep(pos)
@@ -743,7 +743,7 @@ class Parser(StringRecovery):
             return JArray(pos, end, []), end
         return self.array_items(pos, pos + 1, path, depth)
 
-    def array_items(
+    def array_items(  # noqa: C901 (the parser's hot path: see docs/architecture.md)
         self,
         start: int,
         pos: int,

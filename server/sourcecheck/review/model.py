@@ -149,6 +149,65 @@ def written(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+@dataclass
+class _Messages:
+    """The findings of a session as the report shows them: by the ref (or else the annotation)
+    whose value holds them, the rest apart, and how many of each severity."""
+
+    by_ref: dict[Path, list[Message]] = field(default_factory=dict)
+    by_annotation: dict[int, list[Message]] = field(default_factory=dict)
+    other: list[Message] = field(default_factory=list)
+    errors: int = 0
+    warnings: int = 0
+    hints: int = 0
+
+
+def _messages(analysis: Analysis) -> _Messages:
+    found = _Messages()
+    lines, refs_by_path = analysis.lines, analysis.refs_by_path
+    for finding in analysis.findings:
+        severity = finding.severity.value
+        found.errors += severity == "error"
+        found.warnings += severity == "warning"
+        found.hints += severity == "hint"
+        message = Message(severity, finding.code, finding.message, lines.line_of(analysis.extent(finding)[0]) + 1)
+        owner = owner_of(finding, refs_by_path)
+        if owner is not None:
+            found.by_ref.setdefault(owner, []).append(message)
+        elif finding.path[:1] == ("annotations",) and len(finding.path) >= 2 and isinstance(finding.path[1], int):
+            found.by_annotation.setdefault(finding.path[1], []).append(message)
+        elif severity != "hint":
+            found.other.append(message)
+    return found
+
+
+def _source(
+    analysis: Analysis,
+    ref: Ref,
+    index: int,
+    number: int,
+    place: tuple[int, tuple[int, int] | None, int],
+    item_line: int,
+) -> SourceData:
+    """What the report shows of source ``number`` of annotation ``index``."""
+    extent = analysis.tree.locate(ref.json_path)
+    polarity = valid_polarity(ref.polarity)
+    confidence = valid_confidence(ref.confidence)
+    return SourceData(
+        number,
+        index,
+        ref,
+        *place,
+        analysis.lines.line_of(extent[0]) + 1 if extent is not None else item_line,
+        polarity,
+        None if polarity is not None else written(ref.polarity),
+        confidence,
+        None if confidence is not None else written(ref.confidence),
+        counts(ref),
+        [],
+    )
+
+
 def build(analysis: Analysis, name: str) -> Review:
     session = analysis.session
     summary = analysis.summary
@@ -162,32 +221,8 @@ def build(analysis: Analysis, name: str) -> Review:
             data.claimed = True
             data.uncited_characters = cov.uncited_characters
             data.uncited_share = percent(cov.uncited_share)
-
-    lines = analysis.lines
-
-    def session_line(offset: int) -> int:
-        return lines.line_of(offset) + 1
-
-    # Findings, by the ref (or else the annotation) whose value holds them.
-    refs_by_path = analysis.refs_by_path
-    by_ref: dict[Path, list[Message]] = {}
-    by_annotation: dict[int, list[Message]] = {}
-    other: list[Message] = []
-    errors = warnings = hints = 0
-    for finding in analysis.findings:
-        severity = finding.severity.value
-        errors += severity == "error"
-        warnings += severity == "warning"
-        hints += severity == "hint"
-        message = Message(severity, finding.code, finding.message, session_line(analysis.extent(finding)[0]))
-        owner = owner_of(finding, refs_by_path)
-        if owner is not None:
-            by_ref.setdefault(owner, []).append(message)
-        elif finding.path[:1] == ("annotations",) and len(finding.path) >= 2 and isinstance(finding.path[1], int):
-            by_annotation.setdefault(finding.path[1], []).append(message)
-        elif severity != "hint":
-            other.append(message)
-
+    found = _messages(analysis)
+    by_ref, by_annotation = found.by_ref, found.by_annotation
     items = analysis.annotation_items()
     annotations = analysis.annotations_by_path
     claims: list[ClaimData] = []
@@ -195,7 +230,7 @@ def build(analysis: Analysis, name: str) -> Review:
     failing: list[FailingRef] = []
     for index, verdict in enumerate(summary.verdicts):
         annotation = annotations.get(("annotations", index))
-        item_line = session_line(items[index].start) if index < len(items) else 1
+        item_line = analysis.lines.line_of(items[index].start) + 1 if index < len(items) else 1
         claim_ref = annotation.claim if annotation is not None else None
         doc, span, doc_line = place_of(claim_ref, index_of, units)
         claim = ClaimData(index, verdict, claim_ref, doc, span, doc_line, item_line)
@@ -211,34 +246,30 @@ def build(analysis: Analysis, name: str) -> Review:
                 FailingRef(index, None, None, [m for m in by_annotation.get(index, []) if m.severity == "error"])
             )
         for number, ref in enumerate(annotation.sources if annotation is not None else []):
-            sdoc, sspan, sline = place_of(ref, index_of, units)
-            extent = analysis.tree.locate(ref.json_path)
-            polarity = valid_polarity(ref.polarity)
-            confidence = valid_confidence(ref.confidence)
-            source = SourceData(
-                len(sources),
-                index,
-                ref,
-                sdoc,
-                sspan,
-                sline,
-                session_line(extent[0]) if extent is not None else item_line,
-                polarity,
-                None if polarity is not None else written(ref.polarity),
-                confidence,
-                None if confidence is not None else written(ref.confidence),
-                counts(ref),
-                by_ref.get(ref.json_path, []),
-            )
-            if sspan is not None:
-                documents[sdoc].cited_spans += 1
+            source = _source(analysis, ref, index, len(sources), place_of(ref, index_of, units), item_line)
+            source.messages = by_ref.get(ref.json_path, [])
+            if source.span is not None:
+                documents[source.doc].cited_spans += 1
             errs = [m for m in source.messages if m.severity == "error"]
             if errs:
                 failing.append(FailingRef(index, number, text_or_none(ref.doc_path), errs))
             claim.sources.append(source.index)
             sources.append(source)
         claims.append(claim)
+    _segment(documents, claims, sources, coverage, units)
+    return Review(
+        name, summary, documents, claims, sources, failing, found.other, found.errors, found.warnings, found.hints
+    )
 
+
+def _segment(
+    documents: list[DocumentData],
+    claims: list[ClaimData],
+    sources: list[SourceData],
+    coverage: dict[str, Any],
+    units: list[Units],
+) -> None:
+    """Each document's marked stretches, from the claims and sources that cite it."""
     claims_in: list[list[ClaimData]] = [[] for _ in documents]
     sources_in: list[list[SourceData]] = [[] for _ in documents]
     for claim in claims:
@@ -251,7 +282,6 @@ def build(analysis: Analysis, name: str) -> Review:
         data.segments = segments(
             claims_in[data.index], sources_in[data.index], coverage.get(data.document.path), units[data.index]
         )
-    return Review(name, summary, documents, claims, sources, failing, other, errors, warnings, hints)
 
 
 def text_or_none(value: Any) -> str | None:
