@@ -1,0 +1,83 @@
+"""Two checkouts benched in one run, alternately, and every row of the one beside the other's.
+
+    python -m bench.ab /path/to/other/checkout                     # the other is A, this one B
+    python -m bench.ab ../base --rounds 3 -- --sizes 1M,12M --only open,typing --keystrokes 60
+
+Each round runs ``python -m bench.run`` (with the arguments after ``--``) in A, then in B, with
+this interpreter and each checkout's own package first on the path (``PYTHONPATH``): the same
+machine, minutes apart, so that a refactoring is judged against its own before. For each row
+it prints the best of the rounds on each side (the least disturbed) and B / A; a row that is
+a time and more than 5% slower in B is marked. The exit status is 1 when one is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+TIME = re.compile(r"\b(ms|s)\b")
+TOLERANCE = 1.05
+
+
+def run(checkout: Path, args: list[str]) -> dict[str, tuple[float, str]]:
+    """The rows ``bench.run`` prints in ``checkout``: name -> (first number of its value, its unit)."""
+    env = {**os.environ, "PYTHONPATH": f"{checkout / 'server'}{os.pathsep}{checkout}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.run", *args], cwd=checkout, env=env, capture_output=True, text=True, check=True
+    )
+    rows: dict[str, tuple[float, str]] = {}
+    group = ""  # the size (or group) the indented rows below a heading belong to
+    for line in done.stdout.splitlines():
+        if line.startswith(("machine:", "(run in")):
+            continue
+        parts = re.split(r"\s{2,}", line.strip(), maxsplit=2)
+        if not line.startswith(" "):
+            group = parts[0].split(" ")[0]
+        if len(parts) < 2:
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        name, value = (f"{group}: {indent}{parts[0]}" if indent else parts[0]), parts[1]
+        found = NUMBER.search(value)
+        unit = TIME.search(value)
+        if found:
+            rows[name] = (float(found.group()), unit.group() if unit else "")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("other", type=Path, help="the checkout to compare this one with (A)")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating (default 2)")
+    argv = sys.argv[1:] if argv is None else argv
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    bench_args = argv[split + 1 :]
+    sides: dict[str, list[dict[str, tuple[float, str]]]] = {"A": [], "B": []}
+    for _ in range(args.rounds):
+        sides["A"].append(run(args.other.resolve(), bench_args))
+        sides["B"].append(run(HERE, bench_args))
+    names = [name for name in sides["B"][0] if all(name in r for r in sides["A"] + sides["B"])]
+    width = max((len(n) for n in names), default=10) + 2
+    print(f"A = {args.other.resolve()}, B = {HERE}; best of {args.rounds} rounds each, alternating")
+    slower = 0
+    for name in names:
+        a = min(r[name][0] for r in sides["A"])
+        b = min(r[name][0] for r in sides["B"])
+        unit = sides["B"][0][name][1]
+        ratio = b / a if a else float("nan")
+        mark = ""
+        if unit and a and ratio > TOLERANCE:
+            mark = "  SLOWER than 5%"
+            slower += 1
+        print(f"{name:<{width}}A {a:>9.1f} {unit:<3} B {b:>9.1f} {unit:<3} B/A {ratio:5.2f}{mark}")
+    return 1 if slower else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
