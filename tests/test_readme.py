@@ -90,6 +90,9 @@ def test_the_readmes_shell_blocks_run_as_pasted(tmp_path):
     assert "2 claims: 1 supported, 1 contested" in result.stdout
     assert 'claim "the new scheduler \\"never drops a frame\\"" is contested' in result.stdout
     assert 'was "frames are never dropped under nominal load"' in result.stdout
+    # the output the README shows is the output the commands give
+    shown = re.findall(r"^ *orbit\.sourcecheck\.json:.*$", README.read_text(encoding="utf-8"), re.M)
+    assert shown and all(line in result.stdout.splitlines() for line in shown), shown
 
 
 def test_the_readmes_python_blocks_run(tmp_path):
