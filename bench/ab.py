@@ -8,6 +8,13 @@ this interpreter and each checkout's own package first on the path (``PYTHONPATH
 machine, minutes apart, so that a refactoring is judged against its own before. For each row
 it prints the best of the rounds on each side (the least disturbed) and B / A; a row that is
 a time and more than 5% slower in B is marked. The exit status is 1 when one is.
+
+    python -m bench.ab ../base --instructions bench/out/session-12M.sourcecheck.json
+
+counts instead, with valgrind's callgrind, the instructions of analysing a session whole and
+then after one edit in a ref (as the server does), less those of reading it and importing the
+package: the same count for the same code and input whatever else the machine does, where
+wall-clock rows on a busy virtual machine move by a third.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -50,14 +58,67 @@ def run(checkout: Path, args: list[str]) -> dict[str, tuple[float, str]]:
     return rows
 
 
+MEASURED = """
+import gc, sys
+from pathlib import Path
+text = Path(sys.argv[1]).read_text(encoding="utf-8")
+from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.text import Text
+gc.disable()
+if sys.argv[2] == "analyse":
+    analysis = Analysis(text)
+    len(analysis.findings)
+    at = text.index('"str": "', len(text) // 2) + len('"str": "')
+    assert Analysis.incremental(Text(text[:at] + "x" + text[at:]), analysis, (at, at, "x")) is not None
+"""
+
+
+def instructions(checkout: Path, session: Path, mode: str) -> int:
+    """The instructions callgrind counts for ``MEASURED`` in ``mode`` (read, or analyse)."""
+    env = {**os.environ, "PYTHONPATH": f"{checkout / 'server'}", "PYTHONHASHSEED": "0"}
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={folder}/out",
+                sys.executable,
+                "-c",
+                MEASURED,
+                str(session),
+                mode,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    assert found, done.stderr[-2000:]
+    return int(found.group(1))
+
+
+def compare_instructions(other: Path, session: Path) -> int:
+    counts = {}
+    for side, checkout in (("A", other), ("B", HERE)):
+        counts[side] = instructions(checkout, session, "analyse") - instructions(checkout, session, "read")
+    ratio = counts["B"] / counts["A"]
+    print(f"A = {other}, B = {HERE}; instructions of analysing {session.name} whole, then after one edit")
+    print(f"A {counts['A']:,}  B {counts['B']:,}  B/A {ratio:.3f}" + ("  SLOWER than 5%" if ratio > TOLERANCE else ""))
+    return 1 if ratio > TOLERANCE else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("other", type=Path, help="the checkout to compare this one with (A)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating (default 2)")
+    parser.add_argument("--instructions", type=Path, metavar="SESSION", help="count instructions on SESSION instead")
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
     bench_args = argv[split + 1 :]
+    if args.instructions is not None:
+        return compare_instructions(args.other.resolve(), args.instructions.resolve())
     sides: dict[str, list[dict[str, tuple[float, str]]]] = {"A": [], "B": []}
     for _ in range(args.rounds):
         sides["A"].append(run(args.other.resolve(), bench_args))
