@@ -11,10 +11,10 @@ import re
 from typing import Any
 
 from .display import visible
+from .extend import span_resolves
 from .jsonlex import escape_lone_surrogates
 from .jsonnodes import absent_by_syntax
 from .nearmiss import best_part, lines_holding_once
-from .occurrences import occurrences
 from .session import Boundary, Document, Path, Ref
 
 
@@ -93,20 +93,6 @@ def same_but_case_or_extension(path: str, written: str) -> bool:
     return path.lower() == written.lower() or stem(path) == stem(written)
 
 
-def resolves(document: Document, start: tuple[int, str], end: tuple[int, str]) -> bool:
-    """Whether a ref with these (line, str) boundaries resolves in ``document``."""
-    lines = document.lines
-    columns = []
-    for line, text in (start, end):
-        if not 1 <= line <= len(lines) or not text:
-            return False
-        found, count = occurrences(lines[line - 1], text)
-        if count != 1:
-            return False
-        columns.append(found[0])
-    return start[0] < end[0] or (start[0] == end[0] and columns[0] < columns[1] + len(end[1]))
-
-
 def item_number(path: Path) -> int:
     """The 1-based number of the array item at ``path``, for a message."""
     return path[-1] + 1 if isinstance(path[-1], int) else 1
@@ -122,9 +108,9 @@ def reversed_lines(ref: Ref, document: Document) -> str:
     assert ref.start is not None and ref.end is not None
     start, end = ref.start, ref.end
     said = f"`start.line` {start.line} comes after `end.line` {end.line}; a ref runs forward"
-    if resolves(document, (end.line, end.str), (start.line, start.str)):
+    if span_resolves(document.lines, (end.line, end.str), (start.line, start.str)):
         return said + ": swap the start and end boundaries (their lines and strings)"
-    if resolves(document, (end.line, start.str), (start.line, end.str)):
+    if span_resolves(document.lines, (end.line, start.str), (start.line, end.str)):
         return said + f": swap the two line numbers (start on line {end.line}, end on line {start.line})"
     places = []
     for boundary in (start, end):
