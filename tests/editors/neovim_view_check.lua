@@ -22,6 +22,21 @@ local function lines(buf)
   return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 end
 
+-- The first code lens of the buffer whose command `matches`, once the server has sent it (nil: none in time).
+local function lens_where(buf, matches)
+  local found
+  vim.wait(wait, function()
+    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+      if l.command and matches(l.command) then
+        found = l
+        return true
+      end
+    end
+    return false
+  end, 50)
+  return found
+end
+
 -- The (0-based) line and byte column of `text` in the buffer, and its byte length.
 local function find(buf, text)
   for row, line in ipairs(lines(buf)) do
@@ -97,16 +112,9 @@ local ok, err = pcall(function()
 
   if scenario == 'uncited' then -- the "K uncited passages" lens, run: the quickfix list it fills
     vim.lsp.codelens.refresh({ bufnr = session })
-    local lens
-    vim.wait(wait, function()
-      for _, l in ipairs(vim.lsp.codelens.get(session)) do
-        if l.command and l.command.title:find('uncited passage', 1, true) then
-          lens = l
-          return true
-        end
-      end
-      return false
-    end, 50)
+    local lens = lens_where(session, function(command)
+      return command.title:find('uncited passage', 1, true) ~= nil
+    end)
     if not lens then
       return
     end
@@ -141,26 +149,13 @@ local ok, err = pcall(function()
     else
       vim.lsp.codelens.refresh()
     end
-    local lens
-    vim.wait(wait, function()
-      for _, l in ipairs(vim.lsp.codelens.get(session)) do
-        if l.command and l.command.command == view.OPEN_VIEW and l.command.arguments[1]:find(document, 1, true) then
-          lens = l
-          return true
-        end
-      end
-      return false
-    end, 50)
+    local lens = lens_where(session, function(command)
+      return command.command == view.OPEN_VIEW and command.arguments[1]:find(document, 1, true) ~= nil
+    end)
     if not lens then
       return
     end
     out.lens = lens.command
-    local show = vim.lsp.commands['sourcecheck.showReferences']
-    vim.lsp.commands['sourcecheck.showReferences'] = function(command, ctx) -- what it was given, and any error
-      out.ran = { locations = #((command.arguments or {})[3] or {}) }
-      local done, failed = pcall(show, command, ctx)
-      out.ran.error = (not done) and tostring(failed) or nil
-    end
     vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
     vim.lsp.codelens.run() -- as a user does on the lens's line
   elseif scenario == 'definition' then
