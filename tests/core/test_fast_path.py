@@ -1,9 +1,9 @@
-"""The fast path of ref checking (`Checker.valid_ref`, the flag `valid_refs` of core/fastpaths.py)
+"""The fast path of ref checking (`AnnotationRules.valid_ref`, the flag `valid_refs` of core/fastpaths.py)
 agrees with the careful path.
 
 `valid_ref` restates RULES.md for the common case: a well-formed ref that resolves, with good
 metadata and nothing to warn about. When it declines (returns None), the careful path in
-`Checker.ref` runs. The two must agree on every ref shape: the fast path may decline a ref
+`AnnotationRules.ref` runs. The two must agree on every ref shape: the fast path may decline a ref
 the careful path would accept cleanly, but it must never accept a ref the careful path would
 report, nor build a Ref that differs from the one the careful path builds.
 """
@@ -17,7 +17,7 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from sourcecheck.core.fastpaths import ALL
-from sourcecheck.core.rules import LOW_CONFIDENCE, Checker, check
+from sourcecheck.core.rules import LOW_CONFIDENCE, AnnotationRules, check, check_document
 from sourcecheck.core.session import Annotation
 
 # -- documents ---------------------------------------------------------------------------
@@ -176,34 +176,34 @@ def claim_path(source):
     return ("annotations", 0, "sources", 1) if source else ("annotations", 0, "claim")
 
 
-def checker_with(docs, fast=ALL):
-    """A checker with the documents registered as `check` registers them."""
-    checker = Checker(fast=fast)
-    checker.documents(docs, ("documents",))
-    return checker
+def rules_with(docs, fast=ALL):
+    """The rules of an annotation against the documents, the first of each path winning as in
+    `check`."""
+    by_path = {}
+    for index, item in enumerate(docs):
+        document, _ = check_document(item, ("documents", index))
+        if document is not None:
+            by_path.setdefault(document.path, document)
+    return AnnotationRules(by_path, fast)
 
 
 def fast_path(docs, value, source):
-    checker = checker_with(docs)
+    rules = rules_with(docs)
     annotation = Annotation(("annotations", 0))
-    before = len(checker.findings), len(checker.session.refs)
-    ref = checker.valid_ref(value, claim_path(source), annotation, source)
-    if ref is None:
-        assert checker.session.refs[before[1] :] == [], "a declining fast path adds no ref"
-    else:
-        assert checker.session.refs[before[1] :] == [ref], "an accepted ref is added to the session once"
+    ref = rules.valid_ref(value, claim_path(source), annotation, source)
+    if ref is not None:
         assert ref.annotation is annotation
-    assert checker.findings[before[0] :] == [], "the fast path reports nothing"
+    assert rules.refs == [], "the fast path records no ref (its caller does)"
+    assert rules.findings == [], "the fast path reports nothing"
     return ref, annotation  # the annotation keeps the ref's weak link alive
 
 
 def careful_path(docs, value, source):
-    checker = checker_with(docs, ALL.without("valid_refs"))
+    rules = rules_with(docs, ALL.without("valid_refs"))
     annotation = Annotation(("annotations", 0))
-    before = len(checker.findings), len(checker.session.refs)
-    ref = checker.ref(value, claim_path(source), annotation, source=source)
-    assert checker.session.refs[before[1] :] == [ref]
-    return ref, checker.findings[before[0] :], annotation
+    ref = rules.ref(value, claim_path(source), annotation, source=source)
+    assert rules.refs == [ref], "the careful path records the ref once"
+    return ref, rules.findings, annotation
 
 
 def typed(value):
@@ -498,13 +498,14 @@ def checked_in_one_go(value):
     """The session and findings of ``value``, and what the one-go check said of each annotation
     (its keys if it took it whole, else 0)."""
     taken = []
-    original = Checker.clean_annotation
+    original = AnnotationRules.clean_annotation
 
     def spy(self, value, path):
-        taken.append(original(self, value, path))
-        return taken[-1]
+        result = original(self, value, path)
+        taken.append(result.keys if result is not None else 0)
+        return result
 
-    with mock.patch.object(Checker, "clean_annotation", spy):
+    with mock.patch.object(AnnotationRules, "clean_annotation", spy):
         session, findings, _ = check(value)
     return session, findings, taken
 

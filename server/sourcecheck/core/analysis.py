@@ -19,10 +19,11 @@ from typing import Any
 
 from .display import visible
 from .fastpaths import ALL, FastPaths
-from .incremental import CheckMemo, Derivation, Edit, reparse, with_splice
+from .incremental import Derivation, Edit, reparse, with_splice
 from .jsonlex import StringMap
 from .jsonnodes import JArray, JObject, JString, Member, Node, node_start
 from .lazy import DuplicateWatch, JLazy, colon_escaped, iter_lazy
+from .memo import CheckMemo
 from .positions import Encoding, LineTable, Span
 from .rules import SEVERITY, check, exit_code
 from .schema import parse_session

@@ -22,14 +22,14 @@ class FastPaths:
     """A value inside a decoded item located by walking its text with the C decoder (one
     finding's range, a content's string); careful: the item expanded and walked."""
     clean_annotations: bool = True
-    """An annotation with no finding checked in one go (``Checker.clean_annotation``, on
+    """An annotation with no finding checked in one go (``AnnotationRules.clean_annotation``, on
     ``valid_refs``); careful: key by key, each ref resolved and every rule asked."""
     valid_refs: bool = True
-    """A ref that resolves with good metadata checked in one go (``Checker.valid_ref``);
-    careful: ``Checker.ref``, every rule asked."""
+    """A ref that resolves with good metadata checked in one go (``AnnotationRules.valid_ref``);
+    careful: ``AnnotationRules.ref``, every rule asked."""
     reuse: bool = True
     """An edited text's check takes the results of the annotations the edit did not touch
-    from the previous check (core/reuse.py); careful: every annotation checked again."""
+    from the previous check (the memo layer, core/memo.py); careful: every annotation checked again."""
     incremental_parse: bool = True
     """An edit parsed again only between the nearest untouched items (core/incremental.py);
     careful: the whole text parsed again."""

@@ -10,8 +10,7 @@ previous version's analysis, keeping what the edit cannot have changed:
   immutable, and the previous version's must not report text it never had);
 - the plain JSON value: spliced along the edited array's path only (:func:`with_splice`);
 - the check: annotations whose values are the very same objects, citing documents that did
-  not change, are not checked again, wherever they moved (the memo types below, used by
-  ``rules.py``);
+  not change, are not checked again, wherever they moved (the memo layer, ``memo.py``);
 - what an edge built for the previous version (a diagnostic's line and column) while the
   edit cannot have moved it (:class:`Derivation`, :class:`Placement`).
 
@@ -23,8 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from .jsonlex import after_ws
 from .jsonnodes import (
@@ -47,9 +46,6 @@ from .positions import LineTable
 from .schema import SESSION
 from .syntax import MAX_ISSUES, Tree, brace_debt, resume_items, to_python
 from .text import Text
-
-if TYPE_CHECKING:
-    from .session import Annotation, Document, Finding, Ref
 
 Edit = tuple[int, int, str]
 """An edit of a text: the replaced range ``[start, end)`` and the inserted text."""
@@ -380,61 +376,3 @@ class Placement:
         if self.next_line >= 0 and now[0] >= self.next_line and derived.moved(was) == now:
             return self.line_delta
         return None
-
-
-# --- the check's memory --------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class AnnotationCheck:
-    """What checking one annotation gave, and what it depended on."""
-
-    value: Any  # the annotation's JSON value (reused only while it is the very same object)
-    # What it depended on (see ``depends``); None for an annotation whose refs all resolved
-    # in documents of the session: read off them when first asked.
-    known_depends: dict[str | None, Any] | None
-    annotation: Annotation
-    findings: list[Finding]
-    refs: list[Ref]
-    ref_findings: dict[Path, list[Finding]]  # of each ref that has some
-    # The keys its objects hold in all, when the one-go check saw each object's keys (-1
-    # otherwise): its text holding no more `:` than that holds no key twice (see JLazy).
-    keys: int = -1
-
-    @property
-    def depends(self) -> dict[str | None, Any]:
-        """{document path: the content it was checked against (None: no such document)}; the
-        None key holds the list of documents that an unknown path's message names."""
-        if self.known_depends is None:
-            self.known_depends = {ref.doc_path: ref.document.content for ref in self.refs}  # type: ignore[union-attr]
-        return self.known_depends
-
-
-@dataclass(slots=True)
-class CheckMemo:
-    """What one check hands to the next: annotations and documents whose JSON values are
-    the very same objects (an incremental parse keeps them), with what they depend on.
-    Handed over like a tree: the check it is given to takes (and changes) its parts."""
-
-    # by the identity of the annotation's value (kept alive here): an annotation is what it
-    # is wherever it moves, so inserting one does not check those after it again
-    annotations: dict[int, AnnotationCheck] = field(default_factory=dict)
-    # (path, content) by identity -> Document, so that line tables are split once
-    documents: dict[tuple[str, int], Document] = field(default_factory=dict)
-    # path -> identity of the Document refs resolve against
-    winners: dict[str, int] | None = None
-    # the annotations array's items, to find the one an edit changed
-    array: list[Any] | None = None
-    # What checking the array gave, in order (annotations, refs, findings), and how many of
-    # each came from each item: enough to splice one item's results in and out.
-    results: tuple[list[Annotation], list[Ref], list[Finding]] = ([], [], [])
-    counts: tuple[list[int], list[int], list[int]] = ([], [], [])
-    # Where each item's results start, of each kind (``accumulate`` of ``counts``), once
-    # asked for; a kind's list is kept by the next check when its counts did not change.
-    offsets: list[list[int] | None] = field(default_factory=lambda: [None, None, None])
-    # Findings of annotations that moved, by identity: the previous check's finding each
-    # one is (its place in the text moved with the text, if the edit left it whole).
-    origins: dict[int, Finding] = field(default_factory=dict)
-    # Of a check that tried each item of the array in one go, the keys of each it found
-    # clean, by index (0: not clean): what settles keys twice (see Analysis).
-    clean_keys: list[int] | None = None

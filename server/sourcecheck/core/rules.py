@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import operator
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .fastpaths import ALL, FastPaths
-from .incremental import AnnotationCheck, CheckMemo
 from .jsonnodes import absent_by_syntax, unreadable_items, unreadable_key
 from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
+from .memo import AnnotationCheck, CheckMemo, Kept, Memo, known_documents
 from .messages import (
     and_list,
     item_number,
@@ -32,7 +32,6 @@ from .messages import (
     times,
 )
 from .occurrences import occurrences
-from .reuse import AnnotationReuse
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
 from .session import (
     Annotation,
@@ -48,7 +47,7 @@ from .session import (
     Side,
     with_lines,
 )
-from .syntax import Cancelled, Stop
+from .syntax import Stop
 
 SCHEMA_CODES = (
     "invalid-json",
@@ -119,22 +118,10 @@ def exit_code(findings: Iterable[Finding]) -> int:
 _COORDINATES = operator.attrgetter("coordinates")  # see Ref.coordinates
 
 
-class Checker(AnnotationReuse):
-    def __init__(self, memo: CheckMemo | None = None, stop: Stop | None = None, fast: FastPaths = ALL) -> None:
-        self.stop = stop
-        self.fast_refs = fast.valid_refs
-        self.fast_annotations = fast.clean_annotations and fast.valid_refs  # the one-go check is made of valid_ref
-        self.findings: list[Finding] = []
-        self.session = Session()
-        # What resolving a ref in each document of by_path reads, by path, once the first
-        # ref to it is resolved: the document, its content, its line starts, its length.
-        self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
-        self.previous = memo if memo is not None and fast.reuse else CheckMemo()
-        self.memo = CheckMemo()
-        self._documents_unchanged: bool | None = None
-        # The previous check's documents that are at another place now, by identity: the
-        # same document (path and content), to be linked from the refs that resolved in it.
-        self.relink: dict[int, Document] = {}
+class Rules:
+    """What every rule shares: the findings it reports, in order, and the unknown keys."""
+
+    findings: list[Finding]
 
     def report(
         self, code: str, message: str, path: Path, ref: Ref | None = None, mentions: tuple[Mention, ...] = ()
@@ -159,6 +146,18 @@ class Checker(AnnotationReuse):
                     f"{show(key)} is not a field of {what}; the fields are {allowed}. Check the spelling or remove it",
                     path + (key,),
                 )
+
+
+class SessionRules(Rules):
+    """The rules of a session's top level and its documents; its annotations are asked of the
+    memo layer (:class:`~.memo.Memo`), which answers from the previous check or has
+    :class:`AnnotationRules` check them."""
+
+    def __init__(self, memo: Memo, fast: FastPaths = ALL) -> None:
+        self.memo = memo
+        self.fast = fast
+        self.findings = []
+        self.session = Session()
 
     # -- top level
 
@@ -244,15 +243,53 @@ class Checker(AnnotationReuse):
                 path,
             )
             return
+        session, memo = self.session, self.memo
+        by_path = session.by_path
         for index, item in enumerate(value):
-            self.document(item, path + (index,))
+            document, findings = check_document(item, path + (index,), memo.known_document)
+            self.findings.extend(findings)
+            if document is None:
+                continue
+            if document.path in by_path:
+                first = by_path[document.path]
+                where = f"document {item_number(first.json_path)} of the session"
+                self.report(
+                    "duplicate-path",
+                    f"a document with path {name(document.path)} already exists (the first one is {where}); refs "
+                    "resolve against that first one. Rename or remove this one",
+                    path + (index, "path"),
+                    mentions=(Mention(f"is {where}", first.json_path, "is on line {line}"),),
+                )
+                continue
+            memo.keep_document(document)
+            session.documents.append(document)
+            by_path[document.path] = document
 
-    def document(self, value: Any, path: Path) -> None:
+    def annotations(self, value: Any, path: Path) -> None:
+        if not isinstance(value, list):
+            self.report(
+                "invalid-field",
+                f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}",
+                path,
+            )
+            return
+        rules = AnnotationRules(self.session.by_path, self.fast)
+        self.session.annotations, self.session.refs, findings = self.memo.annotations(value, rules)
+        self.findings.extend(findings)
+
+
+class DocumentRules(Rules):
+    """The rules of one document (see :func:`check_document`)."""
+
+    def __init__(self) -> None:
+        self.findings = []
+
+    def document(self, value: Any, path: Path, known: Callable[[str, str], Document | None]) -> Document | None:
         if not isinstance(value, dict):
             self.report(
                 "invalid-field", f"a document must be an object with `path` and `content`, not {kind_of(value)}", path
             )
-            return
+            return None
         self.unknown_keys(value, DOCUMENT_KEYS, path, "a document")
         doc_path, content = value.get("path"), value.get("content")
         usable = True
@@ -274,14 +311,12 @@ class Checker(AnnotationReuse):
                 )
                 usable = False
         if not usable:
-            return
+            return None
         assert isinstance(doc_path, str) and isinstance(content, str)
-        known = self.previous.documents.get((doc_path, id(content)))
-        if known is not None and known.content is not content:
-            known = None
+        previous = known(doc_path, content)
         # Whether it holds a \r: known for a document checked before (scanning a megabyte of
         # content on every keystroke would cost more than the rest of the keystroke).
-        carriage_return = known.carriage_return if known is not None else None
+        carriage_return = previous.carriage_return if previous is not None else None
         if carriage_return is None:
             carriage_return = "\r" in content
         if carriage_return:
@@ -292,124 +327,49 @@ class Checker(AnnotationReuse):
                 "only: normalize it",
                 path + ("content",),
             )
-        if doc_path in self.session.by_path:
-            first = self.session.by_path[doc_path]
-            where = f"document {item_number(first.json_path)} of the session"
-            self.report(
-                "duplicate-path",
-                f"a document with path {name(doc_path)} already exists (the first one is {where}); refs resolve "
-                "against that first one. Rename or remove this one",
-                path + ("path",),
-                mentions=(Mention(f"is {where}", first.json_path, "is on line {line}"),),
-            )
-            return
-        if known is None:
-            document = Document(doc_path, content, path, carriage_return=carriage_return)
-        elif known.json_path != path:  # moved (a document added or removed before it): lines kept
-            document = Document(doc_path, content, path, known._lines, carriage_return)
-            self.relink[id(known)] = document
-        else:
-            document = known
-        self.memo.documents[(doc_path, id(content))] = document
-        self.session.documents.append(document)
-        self.session.by_path[doc_path] = document
+        if previous is None:
+            return Document(doc_path, content, path, carriage_return=carriage_return)
+        if previous.json_path != path:  # moved (a document added or removed before it): lines kept
+            return Document(doc_path, content, path, previous._lines, carriage_return)
+        return previous
 
-    # -- annotations
 
-    @property
-    def documents_unchanged(self) -> bool:
-        """Whether the documents are the very ones of the previous check (then every
-        annotation whose value is unchanged can be reused without looking further)."""
-        if self._documents_unchanged is None:
-            winners = {path: id(document) for path, document in self.session.by_path.items()}
-            self._documents_unchanged = self.previous.winners is not None and self.previous.winners == winners
-            self.memo.winners = winners
-        return self._documents_unchanged
+def check_document(
+    value: Any, path: Path, known: Callable[[str, str], Document | None] = lambda path, content: None
+) -> tuple[Document | None, list[Finding]]:
+    """A document's value at ``path``: the document it is (None when it is not usable) and its
+    findings but ``duplicate-path`` (a rule of the session's documents). ``known`` gives the
+    previous check's document of a path and this very content: it is taken (with its line
+    table), moved to ``path`` if it was elsewhere."""
+    rules = DocumentRules()
+    document = rules.document(value, path, known)
+    return document, rules.findings
 
-    def annotations(self, value: Any, path: Path) -> None:
-        if not isinstance(value, list):
-            self.report(
-                "invalid-field",
-                f"`annotations` must be an array of {{claim, sources}} objects, not {kind_of(value)}",
-                path,
-            )
-            return
-        if path != ("annotations",):
-            for index, item in enumerate(value):
-                self.annotation(item, path + (index,))
-            return
-        changed = self.changed_annotations(value)
-        if changed is not None:
-            self.reuse_all_but(value, changed)
-            return
-        kept = self.kept_around(value)
-        if kept is not None:
-            self.reuse_around(value, *kept)
-            return
-        annotations, refs, findings = self.session.annotations, self.session.refs, self.findings
-        first_finding = len(findings)
-        # How many annotations, refs and findings there are after each item (in one loop
-        # over 10,000 items, the least done per item counts).
-        after: tuple[list[int], list[int], list[int]] = ([len(annotations)], [len(refs)], [first_finding])
-        after_annotations, after_refs, after_findings = after
-        stop, check, clean = self.stop, self.annotation, self.clean_annotation
-        fresh = not self.previous.annotations and self.fast_annotations  # nothing to reuse: each tried in one go first
-        clean_keys: list[int] = []
-        keep_keys = clean_keys.append
-        for index, item in enumerate(value):
-            if stop is not None and stop.is_set():
-                raise Cancelled
-            path = ("annotations", index)
-            keys = clean(item, path) if fresh else 0
-            if not keys:
-                check(item, path, tried=fresh)
-            keep_keys(keys)
-            after_annotations.append(len(annotations))
-            after_refs.append(len(refs))
-            after_findings.append(len(findings))
-        self.memo.array = value
-        self.memo.clean_keys = clean_keys if fresh else None
-        self.memo.results = (annotations, refs, findings[first_finding:])
-        counts = [list(map(operator.sub, kind[1:], kind)) for kind in after]  # in C
-        self.memo.counts = (counts[0], counts[1], counts[2])
 
-    def counted_annotation(self, value: Any, index: int) -> tuple[int, int, int]:
-        """Check the annotation at ``index``: how many annotations, refs and findings it added."""
-        before = len(self.session.annotations), len(self.session.refs), len(self.findings)
-        self.annotation(value, ("annotations", index))
-        return (
-            len(self.session.annotations) - before[0],
-            len(self.session.refs) - before[1],
-            len(self.findings) - before[2],
-        )
+class AnnotationRules(Rules):
+    """The rules of one annotation against the session's documents: :meth:`annotation` (key by
+    key) and :meth:`clean_annotation` (the common case, in one go), each a function of the
+    annotation's value and path (see :func:`check_annotation`)."""
 
-    def annotation(self, value: Any, path: Path, tried: bool = False) -> None:
-        """Check one annotation (``tried``: the one-go check declined it already)."""
-        cached = self.previous.annotations.get(id(value))
-        kept: dict[Path, tuple[Ref, list[Finding]]] = {}
-        if cached is not None and cached.value is value:
-            if self.documents_unchanged or self.still_holds(cached.depends):
-                cached = self.placed(cached, path)
-                self.session.annotations.append(cached.annotation)
-                self.session.refs.extend(cached.refs)
-                self.findings.extend(cached.findings)
-                self.memo.annotations[id(value)] = cached
-                return
-            kept = self.untouched_refs(cached)
-        elif not tried and self.fast_annotations and self.clean_annotation(value, path):
-            return
-        first_finding, first_ref = len(self.findings), len(self.session.refs)
-        ref_findings = self.check_annotation(value, path, kept)
-        if isinstance(value, dict):
-            refs = self.session.refs[first_ref:]
-            self.memo.annotations[id(value)] = AnnotationCheck(
-                value,
-                self.depends(refs),
-                self.session.annotations[-1],
-                self.findings[first_finding:],
-                refs,
-                ref_findings,
-            )
+    def __init__(self, by_path: Mapping[str, Document], fast: FastPaths = ALL) -> None:
+        self.by_path = by_path
+        self.fast_refs = fast.valid_refs
+        self.fast_annotations = fast.clean_annotations and fast.valid_refs  # the one-go check is made of valid_ref
+        self.findings = []
+        self.refs: list[Ref] = []
+        # What resolving a ref in each document of by_path reads, by path, once the first
+        # ref to it is resolved: the document, its content, its line starts, its length.
+        self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
+
+    def annotation(self, value: Any, path: Path, kept: Kept | None = None) -> AnnotationCheck:
+        """Check an annotation key by key; the refs ``kept`` holds are taken as they were
+        checked before (see :meth:`~.memo.Memo.annotation`)."""
+        findings: list[Finding] = []
+        refs: list[Ref] = []
+        self.findings, self.refs = findings, refs
+        annotation, ref_findings = self.check_annotation(value, path, kept)
+        depends = self.depends(refs) if annotation is not None else {}
+        return AnnotationCheck(value, depends, annotation, findings, refs, ref_findings)
 
     def depends(self, refs: list[Ref]) -> dict[str | None, Any]:
         """What checking an annotation with ``refs`` depended on (see AnnotationCheck)."""
@@ -420,22 +380,20 @@ class Checker(AnnotationReuse):
             deps[None] = self.known_documents()
         return deps
 
-    def clean_annotation(self, value: Any, path: Path) -> int:
+    def clean_annotation(self, value: Any, path: Path) -> AnnotationCheck | None:
         """The common case, checked quickly: an annotation of a claim and its sources and
         nothing else, every ref valid (see :meth:`valid_ref`), no source citing the claim's
-        document, no two sources alike: it has no finding. What it records is what the
-        careful path records for it, and it tells how many keys its objects hold in all; 0
-        (nothing recorded) means "take the careful path"."""
+        document, no two sources alike: it has no finding. What it gives is what
+        :meth:`annotation` gives for it, with how many keys its objects hold in all; None
+        means "take the careful path"."""
         if type(value) is not dict or len(value) != _ANNOTATION_LEN:
-            return 0
+            return None
         try:
             claim_value, sources = value["claim"], value["sources"]
         except KeyError:  # two keys, not those
-            return 0
+            return None
         if type(sources) is not list or not sources:
-            return 0
-        refs = self.session.refs
-        first_ref = len(refs)
+            return None
         found: list[Ref] = []  # its sources, as they are found
         annotation = Annotation(path, None, found)
         claim_path = path + ("claim",)
@@ -443,48 +401,44 @@ class Checker(AnnotationReuse):
         claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
         claim = valid_ref(claim_value, claim_path, annotation, False) if claim_first else None
         if claim_first and claim is None:
-            return 0
+            return None
         for index, item in enumerate(sources):
             source = valid_ref(item, path + ("sources", index), annotation, True)
             if source is None:
-                del refs[first_ref:]
-                return 0
+                return None
             found.append(source)
         if not claim_first:
             claim = valid_ref(claim_value, claim_path, annotation, False)
             if claim is None:
-                del refs[first_ref:]
-                return 0
+                return None
         assert claim is not None
         cited = claim.doc_path
         for source in found:
             if source.doc_path == cited:
-                del refs[first_ref:]  # a self-citation: said by the careful path
-                return 0
+                return None  # a self-citation: said by the careful path
         if len(found) > 1 and len(set(map(_COORDINATES, found))) < len(found):
-            del refs[first_ref:]  # a repeated source: said by the careful path
-            return 0
+            return None  # a repeated source: said by the careful path
         annotation.claim = claim
-        self.session.annotations.append(annotation)
         # What it depended on is read off its refs when asked (each resolved in a document of
         # by_path: see AnnotationCheck.depends).
         keys = _ANNOTATION_LEN + _CLAIM_KEYS + len(found) * _SOURCE_KEYS  # each object's, seen by valid_ref
-        self.memo.annotations[id(value)] = AnnotationCheck(value, None, annotation, [], refs[first_ref:], {}, keys)
-        return keys
+        refs = [claim, *found] if claim_first else [*found, claim]
+        return AnnotationCheck(value, None, annotation, [], refs, {}, keys)
 
     def content_of(self, doc_path: str) -> str | None:
         """The content refs to ``doc_path`` resolve against (None: no such document)."""
-        document = self.session.by_path.get(doc_path)
+        document = self.by_path.get(doc_path)
         return document.content if document is not None else None
 
     def known_documents(self) -> str:
-        return ", ".join(name(d.path) for d in self.session.documents[:8]) or "none"
+        return known_documents(self.by_path)
 
     def check_annotation(
-        self, value: Any, path: Path, kept: dict[Path, tuple[Ref, list[Finding]]]
-    ) -> dict[Path, list[Finding]]:
-        """Check an annotation; the refs in ``kept`` are taken as they were checked before.
-        Returns the findings of each ref that has some."""
+        self, value: Any, path: Path, kept: Kept | None
+    ) -> tuple[Annotation | None, dict[Path, list[Finding]]]:
+        """Check an annotation; the refs ``kept`` holds are taken as they were checked before.
+        Returns it (None for a value that is not an object) and the findings of each ref that
+        has some."""
         ref_findings: dict[Path, list[Finding]] = {}
         if not isinstance(value, dict):
             self.report(
@@ -492,9 +446,8 @@ class Checker(AnnotationReuse):
                 f"an annotation must be an object with `claim` and `sources`, not {kind_of(value)}",
                 path,
             )
-            return ref_findings
+            return None, ref_findings
         annotation = Annotation(path)
-        self.session.annotations.append(annotation)
         self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
         if "claim" not in value and not absent_by_syntax(value, "claim"):
             self.report(
@@ -536,7 +489,7 @@ class Checker(AnnotationReuse):
                         self.kept_or_checked_ref(item, path + ("sources", index), annotation, True, kept, ref_findings)
                     )
         self.annotation_warnings(annotation)
-        return ref_findings
+        return annotation, ref_findings
 
     def kept_or_checked_ref(
         self,
@@ -544,17 +497,15 @@ class Checker(AnnotationReuse):
         path: Path,
         annotation: Annotation,
         source: bool,
-        kept: dict[Path, tuple[Ref, list[Finding]]],
+        kept: Kept | None,
         ref_findings: dict[Path, list[Finding]],
     ) -> Ref:
         first = len(self.findings)
-        tail = path[len(annotation.json_path) :]
-        if tail in kept:  # checked before against the same document: copied, linked to ``annotation``
-            old, findings = kept[tail]
-            ref = old.moved(annotation, path, self.relink.get(id(old.document), old.document))
-            self.session.refs.append(ref)
-            depth = len(old.json_path) - len(tail)
-            self.findings.extend(self.moved_finding(f, depth, annotation.json_path, {id(old): ref}) for f in findings)
+        taken = kept.take(annotation, path) if kept is not None else None
+        if taken is not None:  # checked before against the same document: copied, linked to ``annotation``
+            ref, findings = taken
+            self.refs.append(ref)
+            self.findings.extend(findings)
         else:
             ref = self.ref(value, path, annotation, source=source)
         if len(self.findings) > first:
@@ -616,7 +567,7 @@ class Checker(AnnotationReuse):
                     return None
             resolving = self.resolving.get(doc_path)  # (a path that is not hashable raises TypeError)
             if resolving is None:
-                found = self.session.by_path.get(doc_path)  # None for any path that is not a str
+                found = self.by_path.get(doc_path)  # None for any path that is not a str
                 if found is None:
                     return None
                 lines = found._lines or found.lines
@@ -642,7 +593,7 @@ class Checker(AnnotationReuse):
         finish = end_at + len(end_str)
         if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
             return None
-        ref = ResolvedRef(
+        return ResolvedRef(
             path,
             _weak(annotation),
             value,
@@ -653,15 +604,14 @@ class Checker(AnnotationReuse):
             confidence,
             (begin - first_start, end_at - last_start),
         )
-        self.session.refs.append(ref)
-        return ref
 
     def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
         fast = self.valid_ref(value, path, annotation, source) if self.fast_refs else None
         if fast is not None:
+            self.refs.append(fast)
             return fast
         ref = Ref(path, weakref.ref(annotation), value)
-        self.session.refs.append(ref)
+        self.refs.append(ref)
         what = "a source" if source else "a claim"
         if not isinstance(value, dict):
             self.report(
@@ -770,9 +720,9 @@ class Checker(AnnotationReuse):
 
     def resolve(self, ref: Ref) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
-        document = self.session.by_path.get(ref.doc_path)
+        document = self.by_path.get(ref.doc_path)
         if document is None:
-            meant = [p for p in self.session.by_path if same_but_case_or_extension(p, ref.doc_path)]
+            meant = [p for p in self.by_path if same_but_case_or_extension(p, ref.doc_path)]
             advice = f": write {show(meant[0])}" if len(meant) == 1 else ""
             self.report(
                 "unknown-path",
@@ -939,6 +889,14 @@ class Checker(AnnotationReuse):
             )
 
 
+def check_annotation(value: Any, path: Path, by_path: Mapping[str, Document], fast: FastPaths = ALL) -> AnnotationCheck:
+    """An annotation's value at ``path``, checked against the session's documents (``by_path``,
+    the first document of each path): the annotation, its refs, its findings and what it
+    depended on. The same with any fast paths (the one-go check first, when it may)."""
+    rules = AnnotationRules(by_path, fast)
+    return (rules.fast_annotations and rules.clean_annotation(value, path)) or rules.annotation(value, path)
+
+
 def check(
     root: Any,
     memo: CheckMemo | None = None,
@@ -948,16 +906,17 @@ def check(
 ) -> tuple[Session, list[Finding], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
-    With the memo of a previous check, annotations whose values are the same objects and
-    whose documents did not change are not checked again. With ``stop``, raises
-    :class:`Cancelled` soon after it is set. With ``line_of`` (the 1-based line in the file
-    of the value at a path), messages that name another value name its line (see
-    :func:`~.session.with_lines`); the memo keeps them unnamed, as lines move with edits.
+    With the memo of a previous check, each document and annotation whose value is the same
+    object is answered from it while what it depended on holds (see core/memo.py). With
+    ``stop``, raises :class:`Cancelled` soon after it is set. With ``line_of`` (the 1-based
+    line in the file of the value at a path), messages that name another value name its line
+    (see :func:`~.session.with_lines`); the memo keeps them unnamed, as lines move with edits.
     ``fast``: the fast paths taken (see core/fastpaths.py).
     """
-    checker = Checker(memo, stop, fast)
-    checker.check(root)
-    findings = checker.findings
+    layer = Memo(memo, stop, fast)
+    rules = SessionRules(layer, fast)
+    rules.check(root)
+    findings = rules.findings
     if line_of is not None:
         findings = [with_lines(f, line_of) if f.mentions else f for f in findings]
-    return checker.session, findings, checker.memo
+    return rules.session, findings, layer.memo
