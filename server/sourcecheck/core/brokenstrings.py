@@ -7,6 +7,7 @@ its line), one in single quotes. A part of the parser (:class:`~.syntax.Parser` 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from .jsonlex import (
     ESCAPE,
@@ -26,6 +27,19 @@ that the quote was meant as part of the text."""
 _STRUCTURAL = frozenset(",:]}\r\n")
 _CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
 _QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
+
+
+@dataclass(slots=True)
+class _BrokenScan:
+    """What reading a broken string has found so far."""
+
+    key: bool  # the string is a key
+    inner: list[int] = field(default_factory=list)  # quotes meant as text
+    in_text: bool = False  # past a quote meant as text
+    breaks: int = 0  # raw line breaks (`\r\n` counts once)
+    first_break: int = -1
+    closes_at: int = -1  # a string that goes on over line breaks closes at this quote
+    controls: list[int] = field(default_factory=list)  # raw control characters
 
 
 class StringRecovery:
@@ -108,7 +122,7 @@ class StringRecovery:
             # Otherwise a quote in the text (`said "hi" to`): the string goes on.
         return -1
 
-    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:  # noqa: C901 (see docs/architecture.md)
+    def broken_string(self, pos: int, key: bool) -> tuple[JString, int]:
         """A string with a raw control character or line break, a bad escape, a `"` meant as
         text, or no closing quote: one issue for each kind of mistake in it.
 
@@ -117,86 +131,99 @@ class StringRecovery:
         as a value would (text pasted with its line breaks) is read as one string.
         """
         text, i = self.text, pos + 1
+        scan = _BrokenScan(key)
         end = None
-        inner: list[int] = []  # quotes meant as text
-        in_text = False  # past a quote meant as text: the string ends at a quote that fits
-        breaks = 0
-        first_break = -1
-        closes_at = -1  # a string that goes on over line breaks closes at this quote
-        controls: list[int] = []
         while i < self.n:
             ch = text[i]
             if ch == '"':
-                if i < closes_at:  # in text that goes on over lines: a quote of the text
-                    inner.append(i)
-                    i += 1
-                    continue
-                if in_text:
-                    if self.fits_close(i, key):
-                        end = i + 1
-                        break
-                elif i + 1 >= self.n or text[i + 1] in AFTER_STRING or self.closes_later(i + 1, key) < 0:
-                    end = i + 1
+                end = self._quote_in_string(scan, i)
+                if end is not None:
                     break
-                in_text = True
-                inner.append(i)
-                i += 1
-                continue
-            if ch == "\n" or ch == "\r":
-                if closes_at < i:
-                    closes_at = self.continuation(i, key)
-                if closes_at < 0:
-                    # Where the quote goes: the end of the line (the string itself is the rules' to judge).
-                    self.issue(i, i, 'this string is never closed; add the closing `"` at the end of its line')
+            elif ch == "\n" or ch == "\r":
+                if not self._break_in_string(scan, i):
                     end = self._unclosed = i
                     break
-                if ch == "\n" or not text.startswith("\n", i + 1):
-                    breaks += 1
-                    first_break = i if first_break < 0 else first_break
-                i += 1
+            elif ch == "\\":
+                i += self._escape_in_string(i)
                 continue
-            if ch == "\\":
-                escape = ESCAPE.match(text, i)
-                assert escape is not None  # a backslash starts an escape, maybe a bad one
-                piece = escape.group()
-                if piece[1:] in ("\n", "\r"):
-                    piece = "\\"  # the line break is the loop's to judge
-                if piece == "\\u":
-                    digits = re.match(r'[^"\\\s]{0,4}', text[i + 2 : i + 6])
-                    shown = text[i : i + 2 + (len(digits.group()) if digits else 0)]
-                    self.issue(i, i + len(shown), f"`{visible_token(shown)}`: a \\u escape needs four hex digits")
-                elif not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in SIMPLE_ESCAPES)):
-                    shown = piece if len(piece) == 2 else "\\"
-                    self.issue(
-                        i,
-                        i + len(shown),
-                        f"`{visible_token(shown)}` is not a JSON escape; write `\\\\` for a backslash",
-                    )
-                i += len(piece)
-                continue
-            if ch < " ":
-                controls.append(i)
+            elif ch < " ":
+                scan.controls.append(i)
             i += 1
         if end is None:
             end = i
             self.eof_issue('the file ends inside a string; add the closing `"`')
-        if breaks:
+        self._report_broken(scan)
+        return JString(pos, end, decode_lenient(text[pos + 1 : string_body_end(text, pos, end)])), end
+
+    def _quote_in_string(self, scan: _BrokenScan, i: int) -> int | None:
+        """The end of the string when the `"` at ``i`` closes it; None when it is a quote of
+        the text (recorded in ``scan``)."""
+        text, key = self.text, scan.key
+        if i >= scan.closes_at:  # (before it: in text that goes on over lines, a quote of the text)
+            if scan.in_text:  # past a quote meant as text: the string ends at a quote that fits
+                if self.fits_close(i, key):
+                    return i + 1
+            elif i + 1 >= self.n or text[i + 1] in AFTER_STRING or self.closes_later(i + 1, key) < 0:
+                return i + 1
+            scan.in_text = True
+        scan.inner.append(i)
+        return None
+
+    def _break_in_string(self, scan: _BrokenScan, i: int) -> bool:
+        """Whether the string goes on past the raw line break at ``i`` (text pasted with its
+        line breaks, closing on a later line); when it does not, it is never closed, and ends
+        at its line (reported)."""
+        if scan.closes_at < i:
+            scan.closes_at = self.continuation(i, scan.key)
+        if scan.closes_at < 0:
+            # Where the quote goes: the end of the line (the string itself is the rules' to judge).
+            self.issue(i, i, 'this string is never closed; add the closing `"` at the end of its line')
+            return False
+        if self.text[i] == "\n" or not self.text.startswith("\n", i + 1):
+            scan.breaks += 1
+            scan.first_break = i if scan.first_break < 0 else scan.first_break
+        return True
+
+    def _escape_in_string(self, i: int) -> int:
+        """The length of the escape at ``i`` in a string, reported when it is not JSON's."""
+        text = self.text
+        escape = ESCAPE.match(text, i)
+        assert escape is not None  # a backslash starts an escape, maybe a bad one
+        piece = escape.group()
+        if piece[1:] in ("\n", "\r"):
+            piece = "\\"  # the line break is the loop's to judge
+        if piece == "\\u":
+            digits = re.match(r'[^"\\\s]{0,4}', text[i + 2 : i + 6])
+            shown = text[i : i + 2 + (len(digits.group()) if digits else 0)]
+            self.issue(i, i + len(shown), f"`{visible_token(shown)}`: a \\u escape needs four hex digits")
+        elif not (len(piece) in (6, 12) or (len(piece) == 2 and piece[1] in SIMPLE_ESCAPES)):
+            shown = piece if len(piece) == 2 else "\\"
             self.issue(
-                first_break,
-                first_break + 1,
-                f"this string goes on over {breaks + 1} lines, but a JSON string cannot hold a raw line break: "
+                i,
+                i + len(shown),
+                f"`{visible_token(shown)}` is not a JSON escape; write `\\\\` for a backslash",
+            )
+        return len(piece)
+
+    def _report_broken(self, scan: _BrokenScan) -> None:
+        """One issue for each kind of mistake ``scan`` found in a string."""
+        if scan.breaks:
+            self.issue(
+                scan.first_break,
+                scan.first_break + 1,
+                f"this string goes on over {scan.breaks + 1} lines, but a JSON string cannot hold a raw line break: "
                 "write each one as `\\n`",
             )
-        if inner:
+        if scan.inner:
+            inner = scan.inner
             several = f" ({len(inner)} of them)" if len(inner) > 1 else ""
             self.issue(
                 inner[0],
                 inner[-1] + 1,
                 f'a `"` inside a string ends it: write each quote that is part of the text as `\\"`{several}',
             )
-        if controls:
-            self.issue(controls[0], controls[0] + 1, control_message(text, controls))
-        return JString(pos, end, decode_lenient(text[pos + 1 : string_body_end(text, pos, end)])), end
+        if scan.controls:
+            self.issue(scan.controls[0], scan.controls[0] + 1, control_message(self.text, scan.controls))
 
     def single_quoted(self, pos: int) -> tuple[JString | None, int]:
         """A string in single quotes: read as the string it was meant to be, and reported.

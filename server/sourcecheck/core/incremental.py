@@ -44,7 +44,7 @@ from .jsonnodes import (
 from .lazy import JLazy, holds_duplicates
 from .positions import LineTable
 from .schema import SESSION
-from .syntax import MAX_ISSUES, Tree, brace_debt, resume_items, to_python
+from .syntax import MAX_ISSUES, Resumed, Tree, brace_debt, resume_items, to_python
 from .text import Text
 
 Edit = tuple[int, int, str]
@@ -95,26 +95,14 @@ def reparse(old: Tree, text: str | Text, start: int, end: int, inserted: int) ->
     return respaced(old, text, start, end, inserted)
 
 
-def _reparse_items(  # noqa: C901 (the parser's hot path: see docs/architecture.md)
+def _reparse_items(
     old: Tree, text: str | Text, array_path: Path, array: JArray, start: int, end: int, delta: int
 ) -> Tree | None:
+    region = _damaged_region(old, array, start, end)
+    if region is None:
+        return None
+    first, after, begin, limit = region
     items = array.items
-    # The items kept as they are: those before the region end before the edit (the last of
-    # them decoded in one go: its parse cannot depend on what follows it); those after it
-    # begin after the edit.
-    first = bisect_right(items, start, key=node_end)
-    while first > 0 and type(items[first - 1]) is not JLazy:
-        first -= 1
-    after = bisect_left(items, end, key=node_start)
-    begin = items[first - 1].end if first > 0 else array.start + 1  # where the region starts
-    # What is broken must be broken in the region: then parsing it again tells all.
-    # (up to the first item decoded in one go after it, where a missing comma is reported)
-    limit = next((items[i].start for i in range(after, len(items)) if type(items[i]) is JLazy), array.end)
-    if any(
-        not (begin <= issue.start and (issue.end <= limit or issue.start == limit and issue.end == limit + 1))
-        for issue in old.issues
-    ) or any(not (begin <= dup.first_key.start and _end_of(dup) <= limit) for dup in old.duplicates):
-        return None  # (so must a key seen twice: a half-typed item that took the next one's keys)
     close = array.end - 1 + delta  # the array's `]` in the new text
     stop_from = limit + delta if limit < array.end else close  # the first item kept as it was
     root = old.root
@@ -122,39 +110,15 @@ def _reparse_items(  # noqa: C901 (the parser's hot path: see docs/architecture.
     ended_inside = root.truncated  # the file ended inside the array: parsed to the end
     window_end = len(text) if ended_inside else min(len(text), stop_from + 2 * LOOKAHEAD)
     window = text[begin:window_end]  # a str, from a piece table too
-    stops = []
-    for index in range(after, len(items)):
-        at = items[index].start + delta - begin
-        if at + LOOKAHEAD > len(window) and window_end < len(text):
-            break
-        if type(items[index]) is JLazy:
-            stops.append(at)
-    if window_end == len(text):  # before the region, the open braces of the objects around the array
-        debt = len(array_path) + brace_debt(window)
-    else:
-        debt = _region_brace_debt(window, stop_from - begin)
-    parser = resume_items(window, array.start - begin, array_path, first, frozenset(stops), SESSION, debt)
-    region, stopped = parser.array, parser.stopped
+    parser = _resume(window, window_end == len(text), array_path, array, items, first, after, begin, delta, stop_from)
     if len(parser.issues) >= MAX_ISSUES:
         return None
     last = root.members[-1].value is array if array_path == ("annotations",) else False
-    ends: tuple[int, bool] | None = None  # the root's new end, and whether the file ends inside it
-    if parser.reached_end:  # the file ends in the array (an item being typed at its end)
-        if not last or window_end < len(text) or stopped != len(window):
-            return None
-        keep_from, ends = len(items), (len(text), True)
-    elif parser.resynced >= 0:
-        keep_from = bisect_left(items, parser.resynced + begin - delta, key=node_start)
-    elif stopped + begin == close + 1 and not ended_inside:  # closed by its `]`, as before
-        keep_from = len(items)
-    elif last:  # closed elsewhere, the file ending inside it before: the rest is the root's `}`
-        after = after_ws(window, stopped)
-        if window_end < len(text) or not window.startswith("}", after) or after_ws(window, after + 1) < len(window):
-            return None
-        keep_from, ends = len(items), (begin + after + 1, False)
-    else:
-        return None  # the array now closes elsewhere: the rest of the file changed meaning
-    new_items = region.items
+    outcome = _kept_from(parser, items, window, window_end < len(text), begin, delta, close, ended_inside, last)
+    if outcome is None:
+        return None
+    keep_from, ends = outcome
+    new_items = parser.array.items
     if any(type(item) is JLazy and holds_duplicates(item, window, item.start) for item in new_items):
         return None
     for item in new_items:
@@ -167,7 +131,7 @@ def _reparse_items(  # noqa: C901 (the parser's hot path: see docs/architecture.
         array.end += delta
         root.end += delta
     else:  # the array is the root's last value, and the file's end moved into it or out of it
-        array.end = begin + stopped
+        array.end = begin + parser.stopped
         root.end, root.truncated = ends
     kept = items[keep_from:]
     move_tail(array, first, keep_from, len(new_items), delta)  # the items after the region move
@@ -176,12 +140,95 @@ def _reparse_items(  # noqa: C901 (the parser's hot path: see docs/architecture.
             if type(item) is JLazy:
                 item.path = array_path + (index,)
     array.items = items[:first] + new_items + kept
-    array.dropped = region.dropped
+    array.dropped = parser.array.dropped
     values = [item.value if type(item) is JLazy else to_python(item) for item in new_items]
     issues = [SyntaxIssue(issue.start + begin, issue.end + begin, issue.message) for issue in parser.issues]
-    splice = Splice(array_path, first, keep_from - first, values, region.dropped, ends is not None)
+    splice = Splice(array_path, first, keep_from - first, values, parser.array.dropped, ends is not None)
     # The keys the region's objects hold twice (their nodes moved with the items).
     return Tree(text, old.hand_over(), issues, parser.duplicates, splice)
+
+
+def _damaged_region(old: Tree, array: JArray, start: int, end: int) -> tuple[int, int, int, int] | None:
+    """The region an edit of ``[start, end)`` in ``array`` damaged: the index of its first item,
+    of the first untouched item after the edit, where it starts, and where it may end (the
+    first item decoded in one go after the edit); None when what the old text holds broken is
+    not all inside it (parsing the region again would not tell all)."""
+    items = array.items
+    # The items kept as they are: those before the region end before the edit (the last of
+    # them decoded in one go: its parse cannot depend on what follows it); those after it
+    # begin after the edit.
+    first = bisect_right(items, start, key=node_end)
+    while first > 0 and type(items[first - 1]) is not JLazy:
+        first -= 1
+    after = bisect_left(items, end, key=node_start)
+    begin = items[first - 1].end if first > 0 else array.start + 1  # where the region starts
+    # (up to the first item decoded in one go after it, where a missing comma is reported)
+    limit = next((items[i].start for i in range(after, len(items)) if type(items[i]) is JLazy), array.end)
+    if any(
+        not (begin <= issue.start and (issue.end <= limit or issue.start == limit and issue.end == limit + 1))
+        for issue in old.issues
+    ) or any(not (begin <= dup.first_key.start and _end_of(dup) <= limit) for dup in old.duplicates):
+        return None  # (so must a key seen twice: a half-typed item that took the next one's keys)
+    return first, after, begin, limit
+
+
+def _resume(
+    window: str,
+    to_the_end: bool,
+    array_path: Path,
+    array: JArray,
+    items: list[Node],
+    first: int,
+    after: int,
+    begin: int,
+    delta: int,
+    stop_from: int,
+) -> Resumed:
+    """The parser's array loop resumed on ``window`` (the text from the region's start, to the
+    file's end when ``to_the_end``), stopping at the first untouched item decoded in one go."""
+    stops = []
+    for index in range(after, len(items)):
+        at = items[index].start + delta - begin
+        if at + LOOKAHEAD > len(window) and not to_the_end:
+            break
+        if type(items[index]) is JLazy:
+            stops.append(at)
+    if to_the_end:  # before the region, the open braces of the objects around the array
+        debt = len(array_path) + brace_debt(window)
+    else:
+        debt = _region_brace_debt(window, stop_from - begin)
+    return resume_items(window, array.start - begin, array_path, first, frozenset(stops), SESSION, debt)
+
+
+def _kept_from(
+    parser: Resumed,
+    items: list[Node],
+    window: str,
+    windowed: bool,
+    begin: int,
+    delta: int,
+    close: int,
+    ended_inside: bool,
+    last: bool,
+) -> tuple[int, tuple[int, bool] | None] | None:
+    """Where the resumed parse joined the old one: the index of the first old item kept, and
+    (when the file's end moved into the array or out of it) the root's new end and whether the
+    file ends inside it; None when the rest of the file changed meaning (a full parse)."""
+    stopped = parser.stopped
+    if parser.reached_end:  # the file ends in the array (an item being typed at its end)
+        if not last or windowed or stopped != len(window):
+            return None
+        return len(items), (begin + len(window), True)
+    if parser.resynced >= 0:
+        return bisect_left(items, parser.resynced + begin - delta, key=node_start), None
+    if stopped + begin == close + 1 and not ended_inside:  # closed by its `]`, as before
+        return len(items), None
+    if last:  # closed elsewhere, the file ending inside it before: the rest is the root's `}`
+        after = after_ws(window, stopped)
+        if windowed or not window.startswith("}", after) or after_ws(window, after + 1) < len(window):
+            return None
+        return len(items), (begin + after + 1, False)
+    return None  # the array now closes elsewhere: the rest of the file changed meaning
 
 
 def _end_of(duplicate: DuplicateKey) -> int:

@@ -453,7 +453,10 @@ class Parser(StringRecovery):
         if ch == "{":
             return self.object(pos, path, depth, parent)
         if ch == "[":
-            return self.array(pos, path, depth)
+            if depth >= MAX_DEPTH:
+                end = self.too_deep(pos)
+                return JArray(pos, end, []), end
+            return self.array_items(pos, pos + 1, path, depth)  # (no frame between: nesting is deep)
         if ch == '"':
             return self.string(pos)
         if ch == "'":
@@ -602,7 +605,7 @@ class Parser(StringRecovery):
             self._open_item_end = close
         return JObject(start, close, members, truncated=True)
 
-    def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:  # noqa: C901 (the parser's hot path: see docs/architecture.md)
+    def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:
         start, text = pos, self.text
         if depth >= MAX_DEPTH:
             end = self.too_deep(pos)
@@ -619,116 +622,163 @@ class Parser(StringRecovery):
                 self.eof_issue("the file ends inside an object; close it with `}`")
                 return JObject(start, self.n, members, truncated=True), self.n
             ch = text[pos]
-            if ch == "}":
-                if parent is None and not self.valid and _KEY_AHEAD.match(text, pos + 1):
-                    # An array item (or the whole file) is never followed by a key: this `}` is
-                    # one too many, and the members after it are this object's.
-                    self.issue(pos, pos + 1, "an extra `}`: the keys after it belong to this object; remove it")
-                    pos += 1
-                    continue
-                if trailing_comma >= 0:
-                    self.issue(
-                        trailing_comma,
-                        trailing_comma + 1,
-                        "a trailing comma before `}` is not allowed in JSON; remove it",
-                    )
-                return JObject(start, pos + 1, members), pos + 1
+            if ch == "}" or ch == "]":
+                end = self.object_end(pos, parent, trailing_comma)
+                if end >= 0:
+                    return JObject(start, end, members), end
+                pos += 1  # an extra `}`
+                continue
             key: JString | None = None
-            if ch == '"' or ch == "'":
-                if want_member and trailing_comma >= 0 and members:
-                    belongs = self.missing_brace(pos, path, parent)
-                    if belongs is not None:
-                        last = members[-1]
-                        close = last.value.end if last.value is not None else last.key.end
-                        self.issue(
-                            close,
-                            close,
-                            f"`{visible(str(path[-1]))}` is not closed: add `}}` here, before `{visible(belongs)}` "
-                            f"(a key of the object around `{visible(str(path[-1]))}`)",
-                        )
-                        return JObject(start, close, members), trailing_comma
+            if (  # after a member and a comma, a key of the object around this one
+                trailing_comma >= 0
+                and (ch == '"' or ch == "'")
+                and (close := self.closed_before(pos, path, parent, members)) >= 0
+            ):
+                return JObject(start, close, members), trailing_comma
+            if ch == '"':
                 if not want_member and not junk:
                     self.issue(pos, pos + 1, "a comma is missing before this key")
-                if ch == '"':
-                    key, pos = self.string(pos, key=True)
-                else:
-                    key, pos = self.single_quoted(pos)
-                    if key is None:
-                        junk = True
-                        continue
+                key, pos = self.string(pos, key=True)
             elif ch not in ",:[]{":
-                word = _JUNK.match(text, pos)
-                after = after_ws(text, word.end()) if word else pos
-                if word and after < self.n and text[after] == ":":  # an unquoted key
-                    if not want_member and not junk:
-                        self.issue(pos, pos + 1, "a comma is missing before this key")
-                    key = JString(pos, word.end(), word.group())
-                    self.issue(pos, word.end(), f"a key must be in double quotes: write {quoted_key(word.group())}")
-                    pos = word.end()
+                key, pos = self.unusual_key(pos, want_member or junk)
+                if key is None and ch == "'":
+                    junk = True
+                    continue
             if key is not None:
-                pos = self.skip(pos)
-                if pos < self.n and text[pos] == ":":
-                    pos += 1
-                    colon = True
-                else:
-                    colon = False
-                after = self.skip(pos)
-                value: Node | None = None
-                if not colon and key.end == self._unclosed:
-                    pos = after  # a key being typed, never closed: the next line is not its value
-                elif after < self.n and text[after] == "{" and self.next_item_at(after, path):
-                    if colon:
-                        self.issue(pos - 1, pos, f"the key {quoted_key(key.value)} has no value")
-                    else:
-                        self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
-                    pos = after  # a key being typed: the next item is not its value
-                elif after >= self.n or text[after] in ",}]":
-                    if after < self.n:
-                        self.issue(after, after + 1, f"the key {quoted_key(key.value)} has no value")
-                    else:
-                        self.eof_issue(f"the file ends before the value of {quoted_key(key.value)}")
-                    pos = after
-                else:
-                    if not colon:
-                        self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
-                    value, pos = self.value(after, path + (key.value,), depth + 1, seen)
-                members.append(Member(key, value))
-                first = seen.get(key.value)
-                if first is not None:
-                    self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
-                seen[key.value] = key
-                # After a string left open, a missing comma is the same mistake (it is in the string).
-                junk = value is None or value.end in (self._unclosed, self._open_item_end)
+                pos, junk = self.member(key, pos, path, depth, seen, members)
                 want_member, trailing_comma = False, -1
                 pos = self.skip(pos)
                 if pos < self.n and text[pos] == ",":
                     want_member, trailing_comma, junk = True, pos, False
                     pos += 1
                 continue
-            if ch == "]":
-                self.issue(pos, pos + 1, "`]` where `}` should close the object")
-                return JObject(start, pos, members), pos
             if ch == ",":
-                if want_member and not junk:
-                    self.issue(pos, pos + 1, "an extra comma; remove it")
+                self.extra_comma(pos, want_member and not junk)
                 want_member, junk = True, False
                 pos += 1
                 continue
             if ch == "{" and self.item_ahead(pos, path):
                 return self.left_open(start, members, path), pos
-            begin = pos
-            whole = self.whole_value(pos) if ch in "[{" else -1
-            if whole > pos:  # a value where a key should be: skipped whole
-                pos = whole
-                found = "an object" if ch == "{" else "an array"
-            else:
-                pos = self.skip_token(pos)
-                found = describe_char(ch) if pos == begin + 1 else f"`{visible_token(text[begin:pos])}`"
-            if not junk:
-                self.issue(
-                    begin, pos if ch not in "[{" else begin + 1, f"expected a key in double quotes, found {found}"
-                )
+            pos = self.not_a_key(pos, junk)
             junk, trailing_comma = True, -1
+
+    def object_end(self, pos: int, parent: dict[str, JString] | None, trailing_comma: int) -> int:
+        """Where the object ends at the `}` or `]` at ``pos`` (said when it is a `]`, or after a
+        trailing comma); -1 when the `}` is one too many (said): the members after it are the
+        object's."""
+        if self.text[pos] == "]":
+            self.issue(pos, pos + 1, "`]` where `}` should close the object")
+            return pos
+        if parent is None and not self.valid and _KEY_AHEAD.match(self.text, pos + 1):
+            # An array item (or the whole file) is never followed by a key.
+            self.issue(pos, pos + 1, "an extra `}`: the keys after it belong to this object; remove it")
+            return -1
+        if trailing_comma >= 0:
+            self.issue(
+                trailing_comma, trailing_comma + 1, "a trailing comma before `}` is not allowed in JSON; remove it"
+            )
+        return pos + 1
+
+    def extra_comma(self, pos: int, said: bool) -> None:
+        """The `,` at ``pos`` follows a comma (or an opening bracket): said when ``said``."""
+        if said:
+            self.issue(pos, pos + 1, "an extra comma; remove it")
+
+    def not_a_key(self, pos: int, junk: bool) -> int:
+        """Skip what is at ``pos`` where a key should be (a value, whole, or a token), said
+        unless ``junk`` (an unusable token was just reported); where it ends."""
+        text, begin, ch = self.text, pos, self.text[pos]
+        whole = self.whole_value(pos) if ch in "[{" else -1
+        if whole > pos:  # a value where a key should be: skipped whole
+            pos = whole
+            found = "an object" if ch == "{" else "an array"
+        else:
+            pos = self.skip_token(pos)
+            found = describe_char(ch) if pos == begin + 1 else f"`{visible_token(text[begin:pos])}`"
+        if not junk:
+            self.issue(begin, pos if ch not in "[{" else begin + 1, f"expected a key in double quotes, found {found}")
+        return pos
+
+    def closed_before(self, pos: int, path: Path, parent: dict[str, JString] | None, members: list[Member]) -> int:
+        """Where the object at ``path`` should have been closed, if the key at ``pos`` (after a
+        comma) belongs to the object around it (see :meth:`missing_brace`); -1 if it does not."""
+        belongs = self.missing_brace(pos, path, parent)
+        if belongs is None:
+            return -1
+        last = members[-1]
+        close = last.value.end if last.value is not None else last.key.end
+        self.issue(
+            close,
+            close,
+            f"`{visible(str(path[-1]))}` is not closed: add `}}` here, before `{visible(belongs)}` "
+            f"(a key of the object around `{visible(str(path[-1]))}`)",
+        )
+        return close
+
+    def unusual_key(self, pos: int, expected: bool) -> tuple[JString | None, int]:
+        """A key in single quotes, or unquoted, at ``pos`` (``expected``: after a comma or junk,
+        so no comma is missing), with an issue; None when what is there is no key."""
+        text = self.text
+        if text[pos] == "'":
+            if not expected:
+                self.issue(pos, pos + 1, "a comma is missing before this key")
+            return self.single_quoted(pos)
+        word = _JUNK.match(text, pos)
+        after = after_ws(text, word.end()) if word else pos
+        if not word or after >= self.n or text[after] != ":":
+            return None, pos
+        if not expected:
+            self.issue(pos, pos + 1, "a comma is missing before this key")
+        self.issue(pos, word.end(), f"a key must be in double quotes: write {quoted_key(word.group())}")
+        return JString(pos, word.end(), word.group()), word.end()
+
+    def member(
+        self, key: JString, pos: int, path: Path, depth: int, seen: dict[str, JString], members: list[Member]
+    ) -> tuple[int, bool]:
+        """The member of ``key`` (read up to ``pos``) added to ``members`` of the object at
+        ``path`` (a key seen twice noted): where it ends, and whether what follows is not to be
+        reported (its value is missing or was left open)."""
+        text = self.text
+        pos = self.skip(pos)
+        colon = pos < self.n and text[pos] == ":"
+        if colon:
+            pos += 1
+        after = self.skip(pos)
+        value: Node | None = None
+        if self.no_value(key, colon, pos, after, path):
+            pos = after
+        else:
+            value, pos = self.value(after, path + (key.value,), depth + 1, seen)
+        members.append(Member(key, value))
+        first = seen.get(key.value)
+        if first is not None:
+            self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
+        seen[key.value] = key
+        # After a string left open, a missing comma is the same mistake (it is in the string).
+        return pos, value is None or value.end in (self._unclosed, self._open_item_end)
+
+    def no_value(self, key: JString, colon: bool, pos: int, after: int, path: Path) -> bool:
+        """Whether ``key`` of the object at ``path`` (its `:` read, if ``colon``, up to ``pos``)
+        has no value at ``after`` (it is being typed, or a `,` `}` `]` comes next), said; a
+        missing `:` before a value is said too."""
+        text = self.text
+        if not colon and key.end == self._unclosed:
+            return True  # a key being typed, never closed: the next line is not its value
+        if after < self.n and text[after] == "{" and self.next_item_at(after, path):
+            if colon:
+                self.issue(pos - 1, pos, f"the key {quoted_key(key.value)} has no value")
+            else:
+                self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
+            return True  # a key being typed: the next item is not its value
+        if after >= self.n or text[after] in ",}]":
+            if after < self.n:
+                self.issue(after, after + 1, f"the key {quoted_key(key.value)} has no value")
+            else:
+                self.eof_issue(f"the file ends before the value of {quoted_key(key.value)}")
+            return True
+        if not colon:
+            self.issue(key.end, key.end + 1, f"expected `:` after the key {quoted_key(key.value)}")
+        return False
 
     def whole_value(self, pos: int) -> int:
         """The end of the valid JSON value at ``pos``; -1 if none is there."""
@@ -737,13 +787,7 @@ class Parser(StringRecovery):
         except (ValueError, RecursionError):
             return -1
 
-    def array(self, pos: int, path: Path, depth: int) -> tuple[JArray, int]:
-        if depth >= MAX_DEPTH:
-            end = self.too_deep(pos)
-            return JArray(pos, end, []), end
-        return self.array_items(pos, pos + 1, path, depth)
-
-    def array_items(  # noqa: C901 (the parser's hot path: see docs/architecture.md)
+    def array_items(
         self,
         start: int,
         pos: int,
@@ -773,53 +817,20 @@ class Parser(StringRecovery):
                 pos += 1
         while True:
             if fast and want_item and not junk:
-                # One object after another, each decoded in C and followed by a comma (ten
-                # thousand annotations): read here, as the loop below reads them, until
-                # anything else comes (then the loop takes it).
-                while True:
-                    at = after_ws(text, pos)
-                    if at >= self.n or text[at] != "{" or (stops is not None and at in stops):
-                        break
-                    if self.stop is not None and self.stop.is_set():
-                        raise Cancelled
-                    lazy, end = self.fast_item(at, path + (first_index + len(items),))
-                    if lazy is None:
-                        declined = at
-                        break
-                    items.append(lazy)
-                    pos = end if end < self.n and text[end] == "," else self.skip(end)
-                    if pos < self.n and text[pos] == ",":
-                        trailing_comma = pos
-                        pos += 1
-                    else:
-                        want_item, trailing_comma = False, -1
-                        break
+                pos, want_item, trailing_comma, declined = self.fast_items(
+                    pos, path, items, first_index, stops, trailing_comma, declined
+                )
             pos = self.skip(pos)
             if pos >= self.n:
                 self.eof_issue("the file ends inside an array; close it with `]`")
                 return JArray(start, self.n, items, dropped + 1), self.n  # an item may be on its way
             ch = text[pos]
-            if ch == "]":
-                if trailing_comma >= 0:
-                    self.issue(
-                        trailing_comma,
-                        trailing_comma + 1,
-                        "a trailing comma before `]` is not allowed in JSON; remove it",
-                    )
-                return JArray(start, pos + 1, items, dropped), pos + 1
-            if ch == "}":
-                self.issue(pos, pos + 1, "`}` where `]` should close the array")
-                return JArray(start, pos, items, dropped), pos
-            if ch == ",":
-                if want_item and not junk:
-                    self.issue(pos, pos + 1, "an extra comma; remove it")
-                want_item, junk = True, False
-                pos += 1
-                continue
-            if ch == ":":
-                if not junk:
-                    self.issue(pos, pos + 1, "a `:` in an array: an array holds values; `key: value` is for objects")
-                want_item, junk = True, True
+            if ch == "]" or ch == "}":
+                end = self.array_end(pos, trailing_comma)
+                return JArray(start, end, items, dropped), end
+            if ch == "," or ch == ":":
+                junk = self.punctuation_in_array(pos, want_item, junk)
+                want_item = True
                 pos += 1
                 continue
             if ch == "{" and self.sources_ahead(pos, path):
@@ -832,13 +843,7 @@ class Parser(StringRecovery):
                 return JArray(start, pos, items, dropped), pos
             if self.stop is not None and self.stop.is_set():
                 raise Cancelled
-            item: Node | None = None
-            index = first_index + len(items)
-            if fast and pos != declined:
-                item, pos = self.fast_item(pos, path + (index,))
-            if item is None:
-                item, end = self.value(pos, path + (index,), depth + 1)
-                pos = max(end, pos + 1) if item is None else end
+            item, pos = self.array_item(pos, path + (first_index + len(items),), depth, fast and pos != declined)
             if item is not None:
                 items.append(item)
             else:
@@ -849,6 +854,70 @@ class Parser(StringRecovery):
             if pos < self.n and text[pos] == ",":
                 want_item, trailing_comma, junk = True, pos, False
                 pos += 1
+
+    def fast_items(
+        self,
+        pos: int,
+        path: Path,
+        items: list[Node],
+        first_index: int,
+        stops: frozenset[int] | None,
+        trailing_comma: int,
+        declined: int,
+    ) -> tuple[int, bool, int, int]:
+        """One object after another from ``pos``, each decoded in C and followed by a comma (ten
+        thousand annotations), added to ``items`` as the loop of :meth:`array_items` adds them,
+        until anything else comes (then that loop takes it): where they end, whether an item is
+        wanted there, the trailing comma (-1: none), where an item was declined (-1: none)."""
+        text, n, stop = self.text, self.n, self.stop
+        while True:
+            at = after_ws(text, pos)
+            if at >= n or text[at] != "{" or (stops is not None and at in stops):
+                return pos, True, trailing_comma, declined
+            if stop is not None and stop.is_set():
+                raise Cancelled
+            lazy, end = self.fast_item(at, path + (first_index + len(items),))
+            if lazy is None:
+                return pos, True, trailing_comma, at
+            items.append(lazy)
+            pos = end if end < n and text[end] == "," else self.skip(end)
+            if pos < n and text[pos] == ",":
+                trailing_comma = pos
+                pos += 1
+            else:
+                return pos, False, -1, declined
+
+    def array_end(self, pos: int, trailing_comma: int) -> int:
+        """Where the array ends at the `]` or `}` at ``pos`` (said when it is a `}`, or after a
+        trailing comma)."""
+        if self.text[pos] == "}":
+            self.issue(pos, pos + 1, "`}` where `]` should close the array")
+            return pos
+        if trailing_comma >= 0:
+            self.issue(
+                trailing_comma, trailing_comma + 1, "a trailing comma before `]` is not allowed in JSON; remove it"
+            )
+        return pos + 1
+
+    def punctuation_in_array(self, pos: int, want_item: bool, junk: bool) -> bool:
+        """A `,` where an item is wanted (one too many) or a `:` at ``pos`` in an array, said
+        unless ``junk`` (just said); whether what follows is junk (after a `:`, yes)."""
+        if self.text[pos] == ",":
+            self.extra_comma(pos, want_item and not junk)
+            return False
+        if not junk:
+            self.issue(pos, pos + 1, "a `:` in an array: an array holds values; `key: value` is for objects")
+        return True
+
+    def array_item(self, pos: int, path: Path, depth: int, fast: bool) -> tuple[Node | None, int]:
+        """The item at ``pos`` (decoded in C first when ``fast``), and where it ends; None when
+        no value could be read there (past it, at least one character on)."""
+        if fast:
+            lazy, end = self.fast_item(pos, path)
+            if lazy is not None:
+                return lazy, end
+        item, end = self.value(pos, path, depth + 1)
+        return item, max(end, pos + 1) if item is None else end
 
     def fast_item(self, pos: int, path: Path) -> tuple[JLazy | None, int]:
         """Decode a whole array item in C; None (and no issue) when it is not valid JSON."""
