@@ -623,7 +623,12 @@ class Parser(StringRecovery):
                 return JObject(start, self.n, members, truncated=True), self.n
             ch = text[pos]
             if ch == "}" or ch == "]":
-                end = self.object_end(pos, parent, trailing_comma)
+                # (a `}` closing a member's object, as written most, without a call)
+                end = (
+                    pos + 1
+                    if ch == "}" and trailing_comma < 0 and parent is not None
+                    else self.object_end(pos, parent, trailing_comma)
+                )
                 if end >= 0:
                     return JObject(start, end, members), end
                 pos += 1  # an extra `}`
@@ -632,9 +637,9 @@ class Parser(StringRecovery):
             if (  # after a member and a comma, a key of the object around this one
                 trailing_comma >= 0
                 and (ch == '"' or ch == "'")
-                and (close := self.closed_before(pos, path, parent, members)) >= 0
+                and (belongs := self.missing_brace(pos, path, parent)) is not None
             ):
-                return JObject(start, close, members), trailing_comma
+                return JObject(start, self.closed_before(belongs, path, members), members), trailing_comma
             if ch == '"':
                 if not want_member and not junk:
                     self.issue(pos, pos + 1, "a comma is missing before this key")
@@ -699,12 +704,9 @@ class Parser(StringRecovery):
             self.issue(begin, pos if ch not in "[{" else begin + 1, f"expected a key in double quotes, found {found}")
         return pos
 
-    def closed_before(self, pos: int, path: Path, parent: dict[str, JString] | None, members: list[Member]) -> int:
-        """Where the object at ``path`` should have been closed, if the key at ``pos`` (after a
-        comma) belongs to the object around it (see :meth:`missing_brace`); -1 if it does not."""
-        belongs = self.missing_brace(pos, path, parent)
-        if belongs is None:
-            return -1
+    def closed_before(self, belongs: str, path: Path, members: list[Member]) -> int:
+        """Where the object at ``path`` should have been closed, its next key (after a comma)
+        being ``belongs``, a key of the object around it (see :meth:`missing_brace`); said."""
         last = members[-1]
         close = last.value.end if last.value is not None else last.key.end
         self.issue(
@@ -745,7 +747,9 @@ class Parser(StringRecovery):
             pos += 1
         after = self.skip(pos)
         value: Node | None = None
-        if self.no_value(key, colon, pos, after, path):
+        if colon and after < self.n and text[after] not in ",}]{":  # `"key": value`, as written most
+            value, pos = self.value(after, path + (key.value,), depth + 1, seen)
+        elif self.no_value(key, colon, pos, after, path):
             pos = after
         else:
             value, pos = self.value(after, path + (key.value,), depth + 1, seen)
@@ -826,7 +830,7 @@ class Parser(StringRecovery):
                 return JArray(start, self.n, items, dropped + 1), self.n  # an item may be on its way
             ch = text[pos]
             if ch == "]" or ch == "}":
-                end = self.array_end(pos, trailing_comma)
+                end = pos + 1 if ch == "]" and trailing_comma < 0 else self.array_end(pos, trailing_comma)
                 return JArray(start, end, items, dropped), end
             if ch == "," or ch == ":":
                 junk = self.punctuation_in_array(pos, want_item, junk)
@@ -843,11 +847,15 @@ class Parser(StringRecovery):
                 return JArray(start, pos, items, dropped), pos
             if self.stop is not None and self.stop.is_set():
                 raise Cancelled
-            item, pos = self.array_item(pos, path + (first_index + len(items),), depth, fast and pos != declined)
+            at, where = pos, path + (first_index + len(items),)
+            item, pos = (
+                self.array_item(pos, where, depth) if fast and pos != declined else self.value(pos, where, depth + 1)
+            )
             if item is not None:
                 items.append(item)
             else:
                 dropped += 1
+                pos = max(pos, at + 1)  # past it, at least one character on
             junk = item is None or item.end in (self._unclosed, self._open_item_end)
             want_item, trailing_comma = False, -1
             pos = self.skip(pos)
@@ -909,15 +917,13 @@ class Parser(StringRecovery):
             self.issue(pos, pos + 1, "a `:` in an array: an array holds values; `key: value` is for objects")
         return True
 
-    def array_item(self, pos: int, path: Path, depth: int, fast: bool) -> tuple[Node | None, int]:
-        """The item at ``pos`` (decoded in C first when ``fast``), and where it ends; None when
-        no value could be read there (past it, at least one character on)."""
-        if fast:
-            lazy, end = self.fast_item(pos, path)
-            if lazy is not None:
-                return lazy, end
-        item, end = self.value(pos, path, depth + 1)
-        return item, max(end, pos + 1) if item is None else end
+    def array_item(self, pos: int, path: Path, depth: int) -> tuple[Node | None, int]:
+        """The item at ``pos``, decoded in C when it can be, and where it ends; None when no
+        value could be read there."""
+        lazy, end = self.fast_item(pos, path)
+        if lazy is not None:
+            return lazy, end
+        return self.value(pos, path, depth + 1)
 
     def fast_item(self, pos: int, path: Path) -> tuple[JLazy | None, int]:
         """Decode a whole array item in C; None (and no issue) when it is not valid JSON."""
