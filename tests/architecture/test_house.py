@@ -45,3 +45,31 @@ def test_no_function_is_exempt_from_the_complexity_limit():
         if re.search(r"#\s*noqa(?!:)|#\s*noqa:.*\bC901\b", line)
     ]
     assert exempt == []
+
+
+# What only a script or a style sheet says: a DOM call, an arrow function's body, a rule
+# (a selector, then a block of declarations). The report's are files (review/static/).
+SCRIPT_OR_STYLE = re.compile(
+    r"querySelector|addEventListener|getElementById|=>\s*\{"  # a script
+    r"|[\w\])-]\s*\{\s*[a-z-]+\s*:\s*[^;{}]+;"  # a style sheet's rule
+)
+
+
+def scripts_and_styles(source: str) -> list[int]:
+    """The lines of the string literals in ``source`` that hold script or style."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SCRIPT_OR_STYLE.search(node.value)
+    ]
+
+
+def test_no_script_or_style_is_a_python_string():
+    found = {str(p.relative_to(ROOT)): lines for p in MODULES if (lines := scripts_and_styles(p.read_text("utf-8")))}
+    assert found == {}
+
+
+def test_a_script_or_a_style_in_a_python_string_is_seen():
+    assert scripts_and_styles('S = """body { margin: 0; color: #222; }"""\n') == [1]
+    assert scripts_and_styles("J = \"document.querySelector('#x').addEventListener('click', () => {})\"\n") == [1]
+    assert scripts_and_styles('M = "a ref: `x`; a line: 3"\n') == []
