@@ -14,7 +14,9 @@ a time and more than 5% slower in B is marked. The exit status is 1 when one is.
 counts instead, with valgrind's callgrind, the instructions of analysing a session whole and
 then after one edit in a ref (as the server does), less those of reading it and importing the
 package: the same count for the same code and input whatever else the machine does, where
-wall-clock rows on a busy virtual machine move by a third.
+wall-clock rows on a busy virtual machine move by a third. With ``--careful``, of analysing
+it whole with every fast path off (``fast=NONE``: each item parsed with positions by the
+parser's careful loops, each rule asked), the code the fast paths skip.
 """
 
 from __future__ import annotations
@@ -65,7 +67,10 @@ text = Path(sys.argv[1]).read_text(encoding="utf-8")
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.text import Text
 gc.disable()
-if sys.argv[2] == "analyse":
+if sys.argv[2] == "careful":
+    from sourcecheck.core.fastpaths import NONE
+    len(Analysis(text, fast=NONE).findings)
+elif sys.argv[2] == "analyse":
     analysis = Analysis(text)
     len(analysis.findings)
     at = text.index('"str": "', len(text) // 2) + len('"str": "')
@@ -74,7 +79,7 @@ if sys.argv[2] == "analyse":
 
 
 def instructions(checkout: Path, session: Path, mode: str) -> int:
-    """The instructions callgrind counts for ``MEASURED`` in ``mode`` (read, or analyse)."""
+    """The instructions callgrind counts for ``MEASURED`` in ``mode`` (read, analyse or careful)."""
     env = {**os.environ, "PYTHONPATH": f"{checkout / 'server'}", "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(
@@ -98,12 +103,14 @@ def instructions(checkout: Path, session: Path, mode: str) -> int:
     return int(found.group(1))
 
 
-def compare_instructions(other: Path, session: Path) -> int:
+def compare_instructions(other: Path, session: Path, careful: bool = False) -> int:
+    mode = "careful" if careful else "analyse"
     counts = {}
     for side, checkout in (("A", other), ("B", HERE)):
-        counts[side] = instructions(checkout, session, "analyse") - instructions(checkout, session, "read")
+        counts[side] = instructions(checkout, session, mode) - instructions(checkout, session, "read")
     ratio = counts["B"] / counts["A"]
-    print(f"A = {other}, B = {HERE}; instructions of analysing {session.name} whole, then after one edit")
+    what = "whole with every fast path off" if careful else "whole, then after one edit"
+    print(f"A = {other}, B = {HERE}; instructions of analysing {session.name} {what}")
     print(f"A {counts['A']:,}  B {counts['B']:,}  B/A {ratio:.3f}" + ("  SLOWER than 5%" if ratio > TOLERANCE else ""))
     return 1 if ratio > TOLERANCE else 0
 
@@ -113,12 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("other", type=Path, help="the checkout to compare this one with (A)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating (default 2)")
     parser.add_argument("--instructions", type=Path, metavar="SESSION", help="count instructions on SESSION instead")
+    parser.add_argument("--careful", action="store_true", help="with --instructions: with every fast path off")
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
     bench_args = argv[split + 1 :]
     if args.instructions is not None:
-        return compare_instructions(args.other.resolve(), args.instructions.resolve())
+        return compare_instructions(args.other.resolve(), args.instructions.resolve(), args.careful)
     sides: dict[str, list[dict[str, tuple[float, str]]]] = {"A": [], "B": []}
     for _ in range(args.rounds):
         sides["A"].append(run(args.other.resolve(), bench_args))
