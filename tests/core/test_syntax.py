@@ -339,3 +339,69 @@ def test_an_item_decoded_whole_is_expanded_within_its_braces_whatever_follows_it
     analysis = Analysis(text)
     place = analysis.place_at(text.index("two"))
     assert place is not None and place.path == ("documents", 0, "content")
+
+
+# The grammar knows a session only by its hints: the same session with its keys renamed
+# (to names of the same lengths), parsed with the hints renamed alike, breaks in the same
+# places with the same messages, renamed.
+RENAMED = {"annotations": "commentarys", "sources": "origins", "claim": "words"}
+
+
+def renamed(text: str, back: bool = False) -> str:
+    for old, new in RENAMED.items():
+        text = text.replace(new, old) if back else text.replace(old, new)
+    return text
+
+
+def renamed_hints():
+    from dataclasses import replace
+
+    from sourcecheck.core.schema import ELEMENT_ARRAYS, SESSION, schema_fields
+
+    def fields(path):
+        found = schema_fields(tuple(renamed(p, back=True) if isinstance(p, str) else p for p in path))
+        return None if found is None else frozenset(renamed(key) for key in found)
+
+    return replace(
+        SESSION,
+        element_arrays=frozenset(tuple(renamed(p) for p in path) for path in ELEMENT_ARRAYS),
+        fields=fields,
+        item_start=re.compile(renamed(SESSION.item_start.pattern)),
+        inner_array=renamed("sources"),
+        lead_key=renamed("claim"),
+        counted_arrays=frozenset({(renamed("annotations"),)}),
+        item_names=lambda array: "annotation" if array == (renamed("annotations"),) else "document",
+    )
+
+
+SOURCE = '{"path": "a.txt", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "one"}}'
+BROKEN_SESSIONS = [
+    # `sources` left open, the next annotation on a line of its own
+    '{"documents": [{"path": "a.txt", "content": "one"}], "annotations": [\n'
+    f'  {{"claim": "x", "sources": [{SOURCE}\n  {{"claim": "y", "sources": []}}\n]}}',
+    # `sources` left open and valid JSON: the next annotations read as its sources
+    '{"documents": [], "annotations": [\n'
+    f'  {{"claim": "x", "sources": [{SOURCE},\n  {{"claim": "y", "sources": []}}]}}\n]}}',
+    # an annotation left open before the next one, a key missing its `}` in a boundary
+    '{"documents": [], "annotations": [\n'
+    '  {"claim": "x", "sources": [{"path": "a.txt", "start": {"line": 1, "str": "one", "end": {"line": 1}}]\n'
+    '  {"claim": "y", "sources": []}\n]}',
+    # a key seen twice in a decoded annotation
+    '{"documents": [], "annotations": [{"claim": "x", "claim": "y", "sources": []}]}',
+]
+
+
+@pytest.mark.parametrize("text", BROKEN_SESSIONS)
+def test_the_grammar_knows_a_session_only_by_its_hints(text):
+    from sourcecheck.core.syntax import parse as parse_with
+
+    session, other = parse(text), parse_with(renamed(text), hints=renamed_hints())
+    assert session.issues or session.unsure, "each text is broken (or may hold a key twice)"
+    assert [(i.start, i.end, renamed(i.message)) for i in session.issues] == [
+        (i.start, i.end, i.message) for i in other.issues
+    ]
+    assert [(d.path, d.key.start) for d in session.duplicates] == [
+        (tuple(renamed(p) if isinstance(p, str) else p for p in d.path), d.key.start) for d in other.duplicates
+    ]
+    assert len(session.unsure) == len(other.unsure)
+    assert renamed(json.dumps(to_python(session.root))) == json.dumps(to_python(other.root))

@@ -74,14 +74,24 @@ def fields_of(path: Path, shape: str = "spec") -> tuple[str, ...] | None:
 ANNOTATION_AHEAD = re.compile(r'\{[ \t\n\r]*"(?:claim|sources)"[ \t\n\r]*:')
 """The start of an annotation (its first key is `claim` or `sources`)."""
 
+
+def item_name(array: Path) -> str:
+    """What an item of the element array at ``array`` is called in messages."""
+    return "annotation" if array == ("annotations",) else "document"
+
+
 SESSION = Hints(
     element_arrays=ELEMENT_ARRAYS,
     fields=schema_fields,
     item_start=ANNOTATION_AHEAD,
-    inner_arrays=frozenset({"sources"}),
+    inner_array="sources",
+    lead_key="claim",
+    counted_arrays=frozenset({("annotations",)}),
+    item_names=item_name,
 )
-"""What the parser may assume of a session: its arrays of documents and annotations, the
-keys of its objects, and that an annotation met first on a line inside ``sources`` means
+"""What the parser may assume of a session: its arrays of documents and annotations (each
+annotation's objects made in C, its keys counted), the keys of its objects, and that an
+annotation met inside ``sources`` (first on a line, or as its first or last source) means
 that ``sources`` was left open."""
 
 

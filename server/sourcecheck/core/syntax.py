@@ -79,6 +79,10 @@ def _any_fields(path: Path) -> frozenset[str] | None:
     return None
 
 
+def _an_item(path: Path) -> str:
+    return "item"
+
+
 @dataclass(frozen=True, slots=True)
 class Hints:
     """What the parser may assume of the text it reads, to decode it fast and to recover as
@@ -91,9 +95,19 @@ class Hints:
     """The keys the object at a path may have (None: any): a key of the enclosing object met
     inside one tells that it lacks its `}`."""
     item_start: re.Pattern[str] | None = None
-    """What an item of an element array starts with: met first on a line inside one of the
-    ``inner_arrays`` of an item, it tells that that array was left open."""
-    inner_arrays: frozenset[str] = frozenset()
+    """What an item of an element array starts with: met first on a line inside the
+    ``inner_array`` of an item, it tells that that array was left open."""
+    inner_array: str | None = None
+    """The key of the array inside an item that may swallow the next items when left open."""
+    lead_key: str | None = None
+    """The key an item is written with first (what ``item_start`` finds): a valid item of a
+    ``counted_array`` whose ``inner_array`` starts or ends with an object holding it swallowed
+    the next items, and is parsed with its break instead of decoded."""
+    counted_arrays: frozenset[Path] = frozenset()
+    """Element arrays whose items are decoded with their objects made in C, their pairs unseen:
+    whether one holds a key twice is settled after the parse (:attr:`Tree.unsure`, ``JLazy``)."""
+    item_names: Callable[[Path], str] = _an_item
+    """What an item of the element array at a path is called in messages."""
     decode_items: bool = True
     """Whether the valid items of the element arrays are decoded in one go (else parsed)."""
 
@@ -355,7 +369,7 @@ class Parser(StringRecovery):
         self.resynced = -1
         watch = DuplicateWatch()  # its decoder tells of keys seen twice
         self.decoder, self._duplicates_seen = watch.decoder, watch.seen
-        self.unsure: list[JLazy] = []  # annotations decoded by PLAIN (see JLazy)
+        self.unsure: list[JLazy] = []  # the items of counted arrays, decoded by PLAIN (see JLazy)
 
     # -- helpers
 
@@ -568,11 +582,12 @@ class Parser(StringRecovery):
         self._brace_debt = self.brace_debt() - 1
         return True
 
-    def sources_ahead(self, pos: int, path: Path) -> bool:
-        """Whether the `{` at ``pos``, first on its line in the ``sources`` at ``path``, opens
-        the next annotation (its first key is `claim` or `sources`): ``sources`` was left open."""
+    def item_ahead_in_inner_array(self, pos: int, path: Path) -> bool:
+        """Whether the `{` at ``pos``, first on its line in the ``inner_array`` at ``path`` of an
+        element array's item, opens the next item (``item_start``: a session's annotation in
+        its ``sources``): the inner array was left open."""
         start = self.hints.item_start
-        if start is None or not self.infer_braces or len(path) != 3 or path[2] not in self.hints.inner_arrays:
+        if start is None or not self.infer_braces or len(path) != 3 or path[2] != self.hints.inner_array:
             return False
         if self.item_depth(path) != 2:
             return False
@@ -585,7 +600,7 @@ class Parser(StringRecovery):
         close = start + 1 if last is None else last.value.end if last.value is not None else last.key.end
         self._closers.append("}")
         if len(path) == self.item_depth(path):
-            what = "annotation" if path[0] == "annotations" else "document"
+            what = self.hints.item_names(path[:-1])
             closers = "".join(self._closers)
             self._closers = []
             if close == self._unclosed and (close, close) in self._ranges:  # a string left open too: one issue
@@ -809,6 +824,7 @@ class Parser(StringRecovery):
         items: list[Node] = []
         dropped = 0
         fast = path in self.element_arrays and self.hints.decode_items
+        counted = fast and path in self.hints.counted_arrays  # (its items decoded by PLAIN)
         want_item = True
         trailing_comma = -1
         junk = False
@@ -822,7 +838,7 @@ class Parser(StringRecovery):
         while True:
             if fast and want_item and not junk:
                 pos, want_item, trailing_comma, declined = self.fast_items(
-                    pos, path, items, first_index, stops, trailing_comma, declined
+                    pos, path, counted, items, first_index, stops, trailing_comma, declined
                 )
             pos = self.skip(pos)
             if pos >= self.n:
@@ -837,7 +853,7 @@ class Parser(StringRecovery):
                 want_item = True
                 pos += 1
                 continue
-            if ch == "{" and self.sources_ahead(pos, path):
+            if ch == "{" and self.item_ahead_in_inner_array(pos, path):
                 self._closers.append("]")
                 return JArray(start, items[-1].end if items else start + 1, items, dropped + 1), pos
             if not want_item and not junk:
@@ -849,7 +865,9 @@ class Parser(StringRecovery):
                 raise Cancelled
             at, where = pos, path + (first_index + len(items),)
             item, pos = (
-                self.array_item(pos, where, depth) if fast and pos != declined else self.value(pos, where, depth + 1)
+                self.array_item(pos, where, depth, counted)
+                if fast and pos != declined
+                else self.value(pos, where, depth + 1)
             )
             if item is not None:
                 items.append(item)
@@ -867,6 +885,7 @@ class Parser(StringRecovery):
         self,
         pos: int,
         path: Path,
+        counted: bool,
         items: list[Node],
         first_index: int,
         stops: frozenset[int] | None,
@@ -884,7 +903,7 @@ class Parser(StringRecovery):
                 return pos, True, trailing_comma, declined
             if stop is not None and stop.is_set():
                 raise Cancelled
-            lazy, end = self.fast_item(at, path + (first_index + len(items),))
+            lazy, end = self.fast_item(at, path + (first_index + len(items),), counted)
             if lazy is None:
                 return pos, True, trailing_comma, at
             items.append(lazy)
@@ -917,39 +936,36 @@ class Parser(StringRecovery):
             self.issue(pos, pos + 1, "a `:` in an array: an array holds values; `key: value` is for objects")
         return True
 
-    def array_item(self, pos: int, path: Path, depth: int) -> tuple[Node | None, int]:
+    def array_item(self, pos: int, path: Path, depth: int, counted: bool) -> tuple[Node | None, int]:
         """The item at ``pos``, decoded in C when it can be, and where it ends; None when no
         value could be read there."""
-        lazy, end = self.fast_item(pos, path)
+        lazy, end = self.fast_item(pos, path, counted)
         if lazy is not None:
             return lazy, end
         return self.value(pos, path, depth + 1)
 
-    def fast_item(self, pos: int, path: Path) -> tuple[JLazy | None, int]:
-        """Decode a whole array item in C; None (and no issue) when it is not valid JSON."""
+    def fast_item(self, pos: int, path: Path, counted: bool) -> tuple[JLazy | None, int]:
+        """Decode a whole array item in C (by PLAIN, when its array is ``counted``); None (and
+        no issue) when it is not valid JSON, or not what was meant."""
         if self.text[pos] not in "{[":
             return None, pos
-        annotation = path[0] == "annotations"
         self._duplicates_seen[0] = False
         try:
-            value, end = (PLAIN if annotation else self.decoder).raw_decode(self.text, pos)
+            value, end = (PLAIN if counted else self.decoder).raw_decode(self.text, pos)
         except (ValueError, RecursionError):
             return None, pos
-        if annotation and type(value) is dict:
-            sources = value.get("sources")
+        if counted and type(value) is dict and (lead := self.hints.lead_key) is not None:
+            inner = value.get(self.hints.inner_array)
             if (
-                type(sources) is list
-                and sources
-                and (
-                    (type(sources[0]) is dict and "claim" in sources[0])
-                    or (type(sources[-1]) is dict and "claim" in sources[-1])
-                )
+                type(inner) is list
+                and inner
+                and ((type(inner[0]) is dict and lead in inner[0]) or (type(inner[-1]) is dict and lead in inner[-1]))
             ):
-                # `"sources": [` typed (or `,` after a source), and the annotations after it read
-                # as its sources: valid JSON, but not what was meant (the last of them, or the
-                # first, has a claim). Parsed with its break (see :meth:`sources_ahead`).
+                # A session's `"sources": [` typed (or `,` after a source), and the annotations
+                # after it read as its sources: valid JSON, but not what was meant (the last of
+                # them, or the first, has a claim). Parsed with its break (see :meth:`item_ahead_in_inner_array`).
                 return None, pos
-        if annotation:
+        if counted:
             item = JLazy(pos, end, value, path, None, self.text.count(":", pos, end))
             self.unsure.append(item)
             return item, end
