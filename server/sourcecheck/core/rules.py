@@ -83,7 +83,7 @@ LOW_CONFIDENCE = 0.3
 
 _REF_SET, _SOURCE_SET, _BOUNDARY_SET = frozenset(REF_KEYS), frozenset(SOURCE_KEYS), frozenset(BOUNDARY_KEYS)
 _REF_LEN, _SOURCE_LEN, _BOUNDARY_LEN = len(_REF_SET), len(_SOURCE_SET), len(_BOUNDARY_SET)
-_ANNOTATION_SET = frozenset(("claim", "sources"))
+_ANNOTATION_SET = frozenset(ANNOTATION_KEYS)
 _ANNOTATION_LEN = len(_ANNOTATION_SET)
 # The keys of a clean annotation's objects: its claim's and each source's, with their
 # boundaries' (and its own two).
