@@ -16,7 +16,8 @@ then after one edit in a ref (as the server does), less those of reading it and 
 package: the same count for the same code and input whatever else the machine does, where
 wall-clock rows on a busy virtual machine move by a third. With ``--careful``, of analysing
 it whole with every fast path off (``fast=NONE``: each item parsed with positions by the
-parser's careful loops, each rule asked), the code the fast paths skip.
+parser's careful loops, each rule asked), the code the fast paths skip; with ``--parse``,
+of parsing its text as plain JSON (no hints: every value read by those loops, nothing else).
 """
 
 from __future__ import annotations
@@ -67,7 +68,10 @@ text = Path(sys.argv[1]).read_text(encoding="utf-8")
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.text import Text
 gc.disable()
-if sys.argv[2] == "careful":
+if sys.argv[2] == "parse":
+    from sourcecheck.core.syntax import parse
+    parse(text)
+elif sys.argv[2] == "careful":
     from sourcecheck.core.fastpaths import NONE
     len(Analysis(text, fast=NONE).findings)
 elif sys.argv[2] == "analyse":
@@ -79,7 +83,7 @@ elif sys.argv[2] == "analyse":
 
 
 def instructions(checkout: Path, session: Path, mode: str) -> int:
-    """The instructions callgrind counts for ``MEASURED`` in ``mode`` (read, analyse or careful)."""
+    """The instructions callgrind counts for ``MEASURED`` in ``mode`` (read, analyse, careful or parse)."""
     env = {**os.environ, "PYTHONPATH": f"{checkout / 'server'}", "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(
@@ -103,14 +107,19 @@ def instructions(checkout: Path, session: Path, mode: str) -> int:
     return int(found.group(1))
 
 
-def compare_instructions(other: Path, session: Path, careful: bool = False) -> int:
-    mode = "careful" if careful else "analyse"
+WHAT = {
+    "analyse": "analysing {} whole, then after one edit",
+    "careful": "analysing {} whole with every fast path off",
+    "parse": "parsing {} as plain JSON",
+}
+
+
+def compare_instructions(other: Path, session: Path, mode: str = "analyse") -> int:
     counts = {}
     for side, checkout in (("A", other), ("B", HERE)):
         counts[side] = instructions(checkout, session, mode) - instructions(checkout, session, "read")
     ratio = counts["B"] / counts["A"]
-    what = "whole with every fast path off" if careful else "whole, then after one edit"
-    print(f"A = {other}, B = {HERE}; instructions of analysing {session.name} {what}")
+    print(f"A = {other}, B = {HERE}; instructions of {WHAT[mode].format(session.name)}")
     print(f"A {counts['A']:,}  B {counts['B']:,}  B/A {ratio:.3f}" + ("  SLOWER than 5%" if ratio > TOLERANCE else ""))
     return 1 if ratio > TOLERANCE else 0
 
@@ -121,12 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating (default 2)")
     parser.add_argument("--instructions", type=Path, metavar="SESSION", help="count instructions on SESSION instead")
     parser.add_argument("--careful", action="store_true", help="with --instructions: with every fast path off")
+    parser.add_argument("--parse", action="store_true", help="with --instructions: only parsing, as plain JSON")
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
     bench_args = argv[split + 1 :]
     if args.instructions is not None:
-        return compare_instructions(args.other.resolve(), args.instructions.resolve(), args.careful)
+        mode = "parse" if args.parse else "careful" if args.careful else "analyse"
+        return compare_instructions(args.other.resolve(), args.instructions.resolve(), mode)
     sides: dict[str, list[dict[str, tuple[float, str]]]] = {"A": [], "B": []}
     for _ in range(args.rounds):
         sides["A"].append(run(args.other.resolve(), bench_args))
