@@ -464,12 +464,12 @@ class Parser(StringRecovery):
             return None, pos
         text = self.text
         ch = text[pos]
-        if ch == "{":
-            return self.object(pos, path, depth, parent)
-        if ch == "[":
+        if ch == "{" or ch == "[":
             if depth >= MAX_DEPTH:
                 end = self.too_deep(pos)
-                return JArray(pos, end, []), end
+                return (JObject(pos, end, []) if ch == "{" else JArray(pos, end, [])), end
+            if ch == "{":
+                return self.object(pos, path, depth, parent)
             return self.array_items(pos, pos + 1, path, depth)  # (no frame between: nesting is deep)
         if ch == '"':
             return self.string(pos)
@@ -621,10 +621,10 @@ class Parser(StringRecovery):
         return JObject(start, close, members, truncated=True)
 
     def object(self, pos: int, path: Path, depth: int, parent: dict[str, JString] | None = None) -> tuple[JObject, int]:
+        """The object that opens at ``pos`` (not too deep: :meth:`value` sees to that), each
+        member read here, as JSON writes it, without a call of its own (a session has
+        hundreds of thousands)."""
         start, text = pos, self.text
-        if depth >= MAX_DEPTH:
-            end = self.too_deep(pos)
-            return JObject(start, end, []), end
         pos += 1
         members: list[Member] = []
         seen: dict[str, JString] = {}
@@ -648,39 +648,73 @@ class Parser(StringRecovery):
                     return JObject(start, end, members), end
                 pos += 1  # an extra `}`
                 continue
-            key: JString | None = None
             if (  # after a member and a comma, a key of the object around this one
                 trailing_comma >= 0
                 and (ch == '"' or ch == "'")
                 and (belongs := self.missing_brace(pos, path, parent)) is not None
             ):
                 return JObject(start, self.closed_before(belongs, path, members), members), trailing_comma
-            if ch == '"':
-                if not want_member and not junk:
-                    self.issue(pos, pos + 1, "a comma is missing before this key")
+            key: JString | None
+            if ch == '"' and (want_member or junk):  # a key, as written most
                 key, pos = self.string(pos, key=True)
-            elif ch not in ",:[]{":
-                key, pos = self.unusual_key(pos, want_member or junk)
-                if key is None and ch == "'":
-                    junk = True
-                    continue
-            if key is not None:
-                pos, junk = self.member(key, pos, path, depth, seen, members)
-                want_member, trailing_comma = False, -1
-                pos = self.skip(pos)
-                if pos < self.n and text[pos] == ",":
-                    want_member, trailing_comma, junk = True, pos, False
-                    pos += 1
+            else:
+                key, pos = self.odd_key(pos, want_member or junk)
+            if key is None:
+                if ch == "{" and self.item_ahead(pos, path):
+                    return self.left_open(start, members, path), pos
+                pos, want_member, junk, trailing_comma = self.not_a_member(pos, ch, want_member, junk, trailing_comma)
                 continue
-            if ch == ",":
-                self.extra_comma(pos, want_member and not junk)
-                want_member, junk = True, False
+            # The member of ``key``: its `:` and its value.
+            pos = self.skip(pos)
+            colon = pos < self.n and text[pos] == ":"
+            if colon:
                 pos += 1
-                continue
-            if ch == "{" and self.item_ahead(pos, path):
-                return self.left_open(start, members, path), pos
-            pos = self.not_a_key(pos, junk)
-            junk, trailing_comma = True, -1
+            after = self.skip(pos)
+            value: Node | None = None
+            if colon and after < self.n and text[after] not in ",}]{":  # `"key": value`, as written most
+                value, pos = self.value(after, path + (key.value,), depth + 1, seen)
+            elif self.no_value(key, colon, pos, after, path):
+                pos = after
+            else:
+                value, pos = self.value(after, path + (key.value,), depth + 1, seen)
+            members.append(Member(key, value))
+            first = seen.get(key.value)
+            if first is not None:
+                self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
+            seen[key.value] = key
+            # After a string left open, a missing comma is the same mistake (it is in the string).
+            junk = value is None or value.end in (self._unclosed, self._open_item_end)
+            want_member, trailing_comma = False, -1
+            pos = self.skip(pos)
+            if pos < self.n and text[pos] == ",":
+                want_member, trailing_comma, junk = True, pos, False
+                pos += 1
+
+    def odd_key(self, pos: int, expected: bool) -> tuple[JString | None, int]:
+        """A key as JSON does not write it at ``pos``: after a missing comma (unless
+        ``expected``: after a comma or junk), in single quotes, or unquoted, said; None when
+        no key is there (a `'` that does not close is read and said all the same)."""
+        ch = self.text[pos]
+        if ch == '"':
+            if not expected:
+                self.issue(pos, pos + 1, "a comma is missing before this key")
+            return self.string(pos, key=True)
+        if ch in ",:[]{":
+            return None, pos
+        return self.unusual_key(pos, expected)
+
+    def not_a_member(
+        self, pos: int, ch: str, want_member: bool, junk: bool, trailing_comma: int
+    ) -> tuple[int, bool, bool, int]:
+        """What is at ``pos`` (``ch``) where a member should be and none is: a `'` already read
+        (:meth:`odd_key`), an extra comma, or a value or a token skipped; where it ends, and
+        then whether a member is wanted, whether what follows is junk, the trailing comma."""
+        if ch == "'":
+            return pos, want_member, True, trailing_comma
+        if ch == ",":
+            self.extra_comma(pos, want_member and not junk)
+            return pos + 1, True, False, trailing_comma
+        return self.not_a_key(pos, junk), want_member, True, -1
 
     def object_end(self, pos: int, parent: dict[str, JString] | None, trailing_comma: int) -> int:
         """Where the object ends at the `}` or `]` at ``pos`` (said when it is a `]`, or after a
@@ -748,33 +782,6 @@ class Parser(StringRecovery):
             self.issue(pos, pos + 1, "a comma is missing before this key")
         self.issue(pos, word.end(), f"a key must be in double quotes: write {quoted_key(word.group())}")
         return JString(pos, word.end(), word.group()), word.end()
-
-    def member(
-        self, key: JString, pos: int, path: Path, depth: int, seen: dict[str, JString], members: list[Member]
-    ) -> tuple[int, bool]:
-        """The member of ``key`` (read up to ``pos``) added to ``members`` of the object at
-        ``path`` (a key seen twice noted): where it ends, and whether what follows is not to be
-        reported (its value is missing or was left open)."""
-        text = self.text
-        pos = self.skip(pos)
-        colon = pos < self.n and text[pos] == ":"
-        if colon:
-            pos += 1
-        after = self.skip(pos)
-        value: Node | None = None
-        if colon and after < self.n and text[after] not in ",}]{":  # `"key": value`, as written most
-            value, pos = self.value(after, path + (key.value,), depth + 1, seen)
-        elif self.no_value(key, colon, pos, after, path):
-            pos = after
-        else:
-            value, pos = self.value(after, path + (key.value,), depth + 1, seen)
-        members.append(Member(key, value))
-        first = seen.get(key.value)
-        if first is not None:
-            self.duplicates.append(DuplicateKey(path + (key.value,), key, value, first))
-        seen[key.value] = key
-        # After a string left open, a missing comma is the same mistake (it is in the string).
-        return pos, value is None or value.end in (self._unclosed, self._open_item_end)
 
     def no_value(self, key: JString, colon: bool, pos: int, after: int, path: Path) -> bool:
         """Whether ``key`` of the object at ``path`` (its `:` read, if ``colon``, up to ``pos``)
