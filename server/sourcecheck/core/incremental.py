@@ -110,7 +110,7 @@ def _reparse_items(
     ended_inside = root.truncated  # the file ended inside the array: parsed to the end
     window_end = len(text) if ended_inside else min(len(text), stop_from + 2 * LOOKAHEAD)
     window = text[begin:window_end]  # a str, from a piece table too
-    parser = _resume(window, window_end == len(text), array_path, array, items, first, after, begin, delta, stop_from)
+    parser = _resume(window, window_end == len(text), array_path, array, first, after, begin, delta, stop_from)
     if len(parser.issues) >= MAX_ISSUES:
         return None
     last = root.members[-1].value is array if array_path == ("annotations",) else False
@@ -177,7 +177,6 @@ def _resume(
     to_the_end: bool,
     array_path: Path,
     array: JArray,
-    items: list[Node],
     first: int,
     after: int,
     begin: int,
@@ -186,6 +185,7 @@ def _resume(
 ) -> Resumed:
     """The parser's array loop resumed on ``window`` (the text from the region's start, to the
     file's end when ``to_the_end``), stopping at the first untouched item decoded in one go."""
+    items = array.items
     stops = []
     for index in range(after, len(items)):
         at = items[index].start + delta - begin

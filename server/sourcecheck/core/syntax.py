@@ -695,13 +695,13 @@ class Parser(StringRecovery):
         ``expected``: after a comma or junk), in single quotes, or unquoted, said; None when
         no key is there (a `'` that does not close is read and said all the same)."""
         ch = self.text[pos]
-        if ch == '"':
+        if ch == '"' or ch == "'":
             if not expected:
                 self.issue(pos, pos + 1, "a comma is missing before this key")
-            return self.string(pos, key=True)
+            return self.string(pos, key=True) if ch == '"' else self.single_quoted(pos)
         if ch in ",:[]{":
             return None, pos
-        return self.unusual_key(pos, expected)
+        return self.unquoted_key(pos, expected)
 
     def not_a_member(
         self, pos: int, ch: str, want_member: bool, junk: bool, trailing_comma: int
@@ -766,14 +766,10 @@ class Parser(StringRecovery):
         )
         return close
 
-    def unusual_key(self, pos: int, expected: bool) -> tuple[JString | None, int]:
-        """A key in single quotes, or unquoted, at ``pos`` (``expected``: after a comma or junk,
-        so no comma is missing), with an issue; None when what is there is no key."""
+    def unquoted_key(self, pos: int, expected: bool) -> tuple[JString | None, int]:
+        """An unquoted key at ``pos`` (``expected``: after a comma or junk, so no comma is
+        missing), with an issue; None when what is there is no key."""
         text = self.text
-        if text[pos] == "'":
-            if not expected:
-                self.issue(pos, pos + 1, "a comma is missing before this key")
-            return self.single_quoted(pos)
         word = _JUNK.match(text, pos)
         after = after_ws(text, word.end()) if word else pos
         if not word or after >= self.n or text[after] != ":":
