@@ -1,6 +1,7 @@
 """The house rules, checked: no module over 1,000 lines, no private name of one module
 imported by another (a name another module needs is public), and no function above
-complexity 15 (ruff's C901 in the test command, with no function exempt from it)."""
+complexity 15 (ruff's C901 in the test command, with no function exempt from it), and no
+script or style sheet in a Python string."""
 
 from __future__ import annotations
 
