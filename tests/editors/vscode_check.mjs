@@ -16,15 +16,22 @@ const path = join(folder, file);
 const before = readFileSync(path, "utf-8");
 
 const problemsHave = (text) => page.waitForFunction((t) => (document.querySelector(".markers-panel")?.textContent ?? "").includes(t), text, { timeout: wait });
-/** Rejects once VS Code says the extension could not start its server (no use waiting on). */
-const serverFailed = () =>
-  page
-    .waitForFunction(
-      () => [...document.querySelectorAll(".notification-toast")].find((n) => n.textContent.includes("SourceCheck"))?.querySelector(".notification-list-item-message")?.textContent,
-      null,
-      { timeout: wait + 1000 },
-    )
-    .then(async (found) => { throw new Error(`the server did not start: ${await found.jsonValue()}`); });
+/** The message of SourceCheck's notification among those in `where` (toasts, or the notifications centre). */
+const sourcecheckMessage = (where) =>
+  [...document.querySelectorAll(where)].find((n) => n.textContent.includes("SourceCheck"))?.querySelector(".notification-list-item-message")?.textContent;
+/** Rejects once VS Code says the extension could not start its server (no use waiting on): in
+ * a toast, or, when VS Code keeps its toasts hidden (it has, now and then), in the centre the
+ * notifications are kept in, opened once the extension's status bar item turns red. */
+const serverFailed = async () => {
+  const failed = () => [...document.querySelectorAll(".notification-toast, .statusbar-item.error-kind")].some((n) => n.textContent.includes("SourceCheck"));
+  await page.waitForFunction(failed, null, { timeout: wait + 1000 });
+  let message = await page.evaluate(sourcecheckMessage, ".notification-toast");
+  if (!message) {
+    await command(page, "Notifications: Show Notifications");
+    message = await (await page.waitForFunction(sourcecheckMessage, ".notifications-center .notification-list-item", { timeout: 30000 })).jsonValue();
+  }
+  throw new Error(`the server did not start: ${message}`);
+};
 
 async function panelText() {
   return (await page.locator(".markers-panel").first().innerText().catch(() => "")) || "";
