@@ -177,7 +177,7 @@ def document_file(folder: str, path: str, limit_mb: int = MAX_SIZE_MB) -> FileSt
         return read_document(target, limit_mb, follow=False)
     except ReadRefused as refusal:
         if refusal.reason == "no such file":
-            return Unreadable(f"no such file in the session's folder ({visible(target)})")
+            return Unreadable(f"no such file in the session's folder ({visible(target)})", missing=True)
         return Unreadable(refusal.reason)
 
 

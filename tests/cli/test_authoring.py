@@ -335,18 +335,18 @@ def test_round_trip_new_ref_check_change_sync(capsys):
     assert (code, err) == (1, "")
     line = next(n for n, text in enumerate(before.splitlines(), 1) if '"sources"' in text) + 1
     assert out.splitlines() == [
-        "`report.txt`: its file has changed; 0 refs into it keep their text, but 1 ref cites text that changed: "
-        "the document is kept as it was",
-        f's.json:{line}: /annotations/0/sources/0 (`report.txt`, line 2): was "outcome of the trial was positive", '
-        'now "outcome of the trial was unclear"',
-        "s.json: 1 document kept as it was (refs cite text that changed); judge the changed refs, then run "
-        "`sourcecheck sync --accept s.json`",
+        "`report.txt`: its file has changed; 1 ref into it cites text that was edited: the document would be kept "
+        "as it was",
+        f'  s.json:{line}: /annotations/0/sources/0 (claim "outcome was positive"; `report.txt`, line 2): was '
+        '"outcome of the trial was positive", now "outcome of the trial was unclear"',
+        "s.json: 1 document would be kept as it was (refs cite text that changed); judge the changed refs, then run "
+        "`sourcecheck sync s.json --accept`",
     ]
     assert open("s.json", encoding="utf-8").read() == before  # --check writes nothing
     assert sc(capsys, "sync", "s.json")[0] == 1 and open("s.json", encoding="utf-8").read() == before
 
     code, out, _ = sc(capsys, "sync", "s.json", "--accept")
-    assert code == 0 and "re-anchored to line 2: judge its claim again" in out
+    assert code == 0 and "re-anchored to line 2: judge its claim again (still supported)" in out
     after = json.loads(open("s.json", encoding="utf-8").read())
     assert after["documents"][1]["content"] == "Summary\nThe outcome of the trial was unclear.\nConfidence is high.\n"
     assert after["annotations"][0]["sources"][0]["end"] == {"line": 2, "str": "unclear"}

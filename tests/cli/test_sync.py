@@ -89,7 +89,9 @@ def test_a_deleted_line_re_anchors_every_ref_below_it_to_the_same_text(capsys):
     texts = session_with_refs(capsys)
     write("notes.txt", NOTES.replace("# Notes on the flag\n", ""))  # `sed -i 1d`
     code, out, err = sc(capsys, "sync", "s.json", "--check")
-    assert code == 1 and "`sourcecheck sync` would update it" in out and "3 refs into it keep their text" in out
+    assert code == 1 and "`sourcecheck sync` would update it" in out
+    assert "3 refs into it keep their text (3 would be re-anchored)" in out  # --check writes nothing: "would"
+    assert "1 document would be updated" in out
     code, out, err = sc(capsys, "sync", "s.json")
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == (
@@ -109,28 +111,35 @@ def test_an_edited_cited_line_is_never_accepted_silently_and_the_state_lasts(cap
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("`notes.txt`: its file has changed; 2 refs into it keep their text")
-    assert lines[0].endswith("but 1 ref cites text that changed: the document is kept as it was")
-    assert "/annotations/0/sources/0 (`notes.txt`, line 3): " in lines[1]
+    assert lines[0].endswith(", 1 ref cites text that was edited: the document is kept as it was")
+    assert '/annotations/0/sources/0 (claim "The flag is optional"; `notes.txt`, line 3): ' in lines[1]
     assert lines[1].endswith('was "The flag is optional for new projects", now "The flag is required for new projects"')
     assert read("s.json") == before  # the session still cites what its author reviewed
     assert sc(capsys, "sync", "s.json")[0] == 1  # and says so again: the state lasts
     assert sc(capsys, "sync", "s.json", "--check")[0] == 1
 
     code, out, _ = sc(capsys, "sync", "s.json", "--accept")
-    assert code == 0 and "re-anchored to line 3: judge its claim again" in out
+    assert code == 0 and "re-anchored to line 3: judge its claim again (still supported)" in out
     assert "The flag is required for new projects" in cited().values()
     assert sc(capsys, "sync", "s.json", "--check")[0] == 0
 
 
-def test_deleted_text_is_left_as_it_was_on_accept_and_the_check_reports_it(capsys):
+def test_a_deleted_source_is_removed_on_accept_and_named_with_its_claim_and_the_verdict_it_leaves(capsys):
     session_with_refs(capsys)
     write("notes.txt", NOTES.replace("The default stays off until 3.0.\n", ""))
-    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    code, out, _ = sc(capsys, "sync", "s.json")
     assert code == 1
-    assert 'was "The default stays off until 3.0", now deleted; left as it was' in out
-    content = json.loads(read("s.json"))["documents"][1]["content"]
-    assert content == NOTES.replace("The default stays off until 3.0.\n", "")
-    assert sc(capsys, "s.json")[0] == 1  # the ref no longer resolves: the check says so
+    assert 'was "The default stays off until 3.0", now deleted (it stood between line 5' in out
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 1  # the claim is left without a source: a person cites another or removes it
+    assert '/annotations/2/sources/0 (claim "stays off until 3.0"; `notes.txt`, line 6)' in out
+    assert "source removed: its text is gone; the claim is left (supported -> unverified)" in out
+    data = json.loads(read("s.json"))
+    assert data["documents"][1]["content"] == NOTES.replace("The default stays off until 3.0.\n", "")
+    assert data["annotations"][2]["sources"] == [] and data["annotations"][2]["claim"]["start"]["str"] == "stays"
+    code, out, _ = sc(capsys, "s.json")
+    assert code == 2 and "[empty-sources]" in out  # the check fails until a person decides
+    assert sc(capsys, "sync", "s.json", "--check")[0] == 0  # every document equals its file
 
 
 def test_a_missing_file_is_never_up_to_date(capsys):
@@ -140,6 +149,16 @@ def test_a_missing_file_is_never_up_to_date(capsys):
         code, out, _ = sc(capsys, "sync", "s.json", *mode)
         assert code == 1 and "`notes.txt`: no such file in the session's folder (" in out
         assert "up to date" not in out and "1 file not read" in out
+        assert "3 refs into it not checked against it" in out  # the refs into it, listed
+        assert '/annotations/1/sources/0 (claim "version 2"; `notes.txt`, lines 4-5): cites "added in' in out
+    code, out, _ = sc(capsys, "sync", "s.json", "--json")
+    notes = [json.loads(line) for line in out.splitlines()][1]
+    assert (notes["state"], notes["action"]) == ("missing", "kept as it was")
+    assert [(ref["pointer"], ref["state"]) for ref in notes["refs"]] == [
+        ("/annotations/0/sources/0", "unread"),
+        ("/annotations/1/sources/0", "unread"),
+        ("/annotations/2/sources/0", "unread"),
+    ]
 
 
 def test_a_link_leaving_the_session_folder_is_refused_and_never_read(capsys, in_tmp):
@@ -248,21 +267,31 @@ def test_a_copied_passage_is_not_taken_for_the_one_that_stayed(capsys):
     assert source["start"]["line"] == 8  # where it was (6), two lines down; not the copy on line 2
 
 
-def test_sync_json_tells_each_document_and_each_moved_or_changed_ref(capsys):
+def test_sync_json_prints_one_object_per_document_with_each_ref_into_it(capsys):
     session_with_refs(capsys)
     write("notes.txt", "Inserted.\n" + NOTES.replace("optional", "required"))
+    before = read("s.json")
     code, out, _ = sc(capsys, "sync", "s.json", "--json", "--check")
-    report = json.loads(out)
-    assert code == report["exit_code"] == 1 and report["written"] is False
-    assert report["documents"] == [
-        {"path": "article.md", "state": "same"},
-        {"path": "notes.txt", "state": "changed", "updated": False},
+    documents = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and read("s.json") == before
+    assert [(d["path"], d["state"], d["action"]) for d in documents] == [
+        ("article.md", "same", "none"),
+        ("notes.txt", "changed", "would keep as it was"),
     ]
-    states = {ref["pointer"]: (ref["state"], ref["now"]) for ref in report["refs"]}
-    assert states["/annotations/0/sources/0"] == ("changed", "The flag is required for new projects")
-    assert states["/annotations/2/sources/0"] == ("kept", "The default stays off until 3.0")
-    moved = next(ref for ref in report["refs"] if ref["pointer"] == "/annotations/2/sources/0")
-    assert moved["ref"]["start"] == {"line": 7, "str": "The"}
+    refs = {ref["pointer"]: ref for ref in documents[1]["refs"]}
+    edited = refs["/annotations/0/sources/0"]
+    assert (edited["state"], edited["claim"], edited["was"], edited["now"]) == (
+        "edited",
+        "The flag is optional",
+        "The flag is optional for new projects",
+        "The flag is required for new projects",
+    )
+    kept = refs["/annotations/2/sources/0"]
+    assert (kept["state"], kept["was"], kept["now"]) == ("kept", "The default stays off until 3.0") * 1 + (
+        "The default stays off until 3.0",
+    )
+    assert kept["ref"]["start"] == {"line": 7, "str": "The"}
+    assert [ref["state"] for ref in documents[0]["refs"]] == ["kept", "kept", "kept"]  # the claims
 
 
 def test_sync_of_a_session_that_is_not_json_is_exit_2(capsys):

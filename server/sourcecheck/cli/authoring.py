@@ -391,27 +391,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="bring the documents up to date with their files, carrying every ref across",
         description="Compare each document with its file (its path read from the session's folder, as `sourcecheck "
         "new` writes them; only files inside that folder, symlinks resolved) and carry the refs into a changed "
-        "document across the change: a ref whose text survives is re-anchored to where it moved (lines aligned as a "
-        "diff aligns them; boundary strings kept where still unique); a ref whose text was edited or deleted is "
-        "named with what it cited and what stands there now, and its document is kept as it was until you accept "
-        "the change (--accept). Only the content strings and the coordinates that move are rewritten; the session "
-        "is written atomically, and not at all if it changed since it was read.",
-        epilog="Exit status: 0 every document now equals its file; 1 a ref cites text that changed (its document "
-        "kept as it was), a file is missing or not read, or (--check) a document would change; 2 unreadable session.",
+        "document across the change: a ref whose characters survive is re-anchored to where they are now, text "
+        "added beside them or not (lines aligned as a diff aligns them: a copy is never taken for the original); a "
+        "ref whose text was cut and pasted elsewhere follows it (moved); a ref whose text was edited or deleted is "
+        "named with its claim, what it cited and what stands there now, and its document is kept as it was until "
+        "you accept the change (--accept), which never points a ref at other text. Only the content strings, the "
+        "coordinates that move and what accepting removes are rewritten; the session is written atomically, and "
+        "not at all if it changed since it was read.",
+        epilog="Exit status: 0 every document now equals its file (--check: already does) and nothing accepted "
+        "leaves the check failing; 1 a ref cites text that changed (its document kept as it was), a file is "
+        "missing or not read, an accepted change left a claim without sources or a ref as it was, or (--check) a "
+        "document would change; 2 unreadable session.",
     )
-    sync.add_argument("session", metavar="SESSION", help="the session file")
+    sync.add_argument("session", metavar="SESSION", nargs="?", help="the session file")
     mode = sync.add_mutually_exclusive_group()
     mode.add_argument(
         "--check", action="store_true", help="only report; write nothing (exit 1 if anything would change)"
     )
     mode.add_argument(
         "--accept",
-        action="store_true",
-        help="also update the documents whose refs cite changed text, re-anchoring each such ref to the text that "
-        "stands at its place now (printed as was / now, to judge again)",
+        nargs="*",
+        metavar="PATH",
+        help="also accept the changes of the documents named (every one when none is named): an edited ref is "
+        "re-anchored to exactly the aligned new text, a deleted source is removed (its claim kept), an annotation "
+        "whose claim was deleted is removed; each printed with its claim, was / now and the verdict it leaves",
     )
     sync.add_argument(
-        "--json", action="store_true", help="print one JSON object: each document's state, each ref moved or changed"
+        "--json",
+        action="store_true",
+        help="print JSON Lines: one object per document (path, state, action, and each ref into it with pointer, "
+        "claim, state, was, now)",
     )
     sync.add_argument(
         "--max-size-mb",

@@ -20,16 +20,13 @@ import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, BinaryIO
-from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__, disk
+from .. import __version__
 from ..core.analysis import Analysis, Cancelled
 from ..core.positions import LineTable
-from ..core.resync import FileContent, FileState
 from ..core.text import Text
 from .app import VIEW_SCHEME, Client, Feature, Handler, Refused, Shown, View, parse_view_uri
 from .features import (
@@ -48,6 +45,7 @@ from .features import (
     status,
     symbols,
 )
+from .files import Disk, guarded
 from .protocol import SourceCheckProtocol
 from .runtime import COLLECTOR
 from .settings import Settings
@@ -62,10 +60,6 @@ READY_TIMEOUT = 5.0
 IDLE_CHECK_SECONDS = 1.0
 LINES_LATER = 0.05
 """Seconds after a full analysis is taken before its text's line table is made (see LineTable)."""
-POLL_SECONDS = 1.0
-"""Seconds between looks at a session's files for a client that cannot watch them."""
-FILES_TIMEOUT = 2.0
-"""Seconds a request for a session's diagnostics waits for the read of its files under way."""
 REFRESH_DELAY = 0.3
 """Seconds without an edit of a session before its open document views are refreshed."""
 
@@ -86,8 +80,10 @@ class SourceCheckServer(LanguageServer):
         self.published: set[str] = set()  # URIs holding pushed diagnostics
         # One thread for full analyses: they are called off when outdated, so one suffices.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-analysis")
-        # One for reading the files of the sessions' documents (drift), off the event loop.
-        self.file_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-files")
+        # The files of the sessions' documents (drift): read, indexed and polled off the loop.
+        self.disk = Disk(
+            self.documents, lambda: self.settings.max_file_size_mb, self.spawn, self.drift_changed, self.watch
+        )
         self.watched: set[str] = set()  # session folders the client was asked to watch
         # One for requests that take long (the review of a big session), off the event loop.
         self.slow_requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-slow")
@@ -161,6 +157,9 @@ class SourceCheckServer(LanguageServer):
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        document = self.documents.get(uri)
+        if document is not None:
+            self.disk.closed(document)
         self.documents.close(uri)
         if not self.client.pull_diagnostics and uri in self.published:
             self.published.discard(uri)
@@ -250,7 +249,7 @@ class SourceCheckServer(LanguageServer):
         """The view of a document's current version (its analysis made if need be), with its
         documents beside their files when those were read."""
         analysis = document.analysis
-        drift = document.drift()
+        drift = document.disk.drift(analysis) if document.disk is not None else None
         return View(
             document.uri,
             document.version,
@@ -259,7 +258,7 @@ class SourceCheckServer(LanguageServer):
             self.settings,
             document.memo,
             drift,
-            document.files_version if drift is not None else 0,
+            document.disk.version if document.disk is not None and drift is not None else 0,
         )
 
     async def shown(self, uri: str, session_uri: str, path: str) -> Shown | None:
@@ -291,7 +290,7 @@ class SourceCheckServer(LanguageServer):
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
             if view is not None:
-                self.files_wanted(document)
+                self.disk.wanted(document)
             items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
         self.published.add(uri)
         self.text_document_publish_diagnostics(
@@ -302,108 +301,7 @@ class SourceCheckServer(LanguageServer):
         if self.documents.get(document.uri) is document and document.version == version:
             await self.publish(document)  # also clears them if the file stopped being a session
 
-    # -- the files of the sessions' documents (drift)
-
-    def files_wanted(self, document: OpenDocument) -> None:
-        """Read the files of a session's documents that were not read yet (on opening it, or
-        once a document is added), in the background."""
-        if session_folder(document.uri) is None or document.reading is not None:
-            return
-        missing = [path for path in document.analysis.session.by_path if path not in document.files]
-        if missing:
-            self.read_soon(document, missing)
-        elif document.files and not self.client.watch_files:
-            self.poll_soon(document)
-
-    def poll_soon(self, document: OpenDocument) -> None:
-        """For a client that cannot be asked to watch files (Neovim on Linux), look at the
-        stamps of the session's files (at most once every POLL_SECONDS, in the file thread)
-        and read again those that changed: a file changed by another program shows too."""
-        now = asyncio.get_running_loop().time()
-        if now - document.polled < POLL_SECONDS:
-            return
-        document.polled = now
-        folder = session_folder(document.uri)
-        if folder is None:
-            return
-        known = dict(document.stamps)
-
-        def changed() -> list[str]:
-            return [path for path in list(document.files) if disk.file_stamp(folder, path) != known.get(path)]
-
-        async def poll() -> None:
-            paths = await asyncio.get_running_loop().run_in_executor(self.file_reader, changed)
-            if paths and document.reading is None and self.documents.get(document.uri) is document:
-                self.read_soon(document, paths)
-
-        self.spawn(guarded_call("looking at document files", poll()))
-
-    def read_soon(self, document: OpenDocument, paths: list[str]) -> None:
-        """Read those files in the background; a request for the session's diagnostics made
-        meanwhile waits for it (see :meth:`files_read`)."""
-        done = asyncio.Event()
-        document.reading = done
-        self.spawn(guarded_call("reading document files", self.read_files(document, paths, done)))
-
-    async def files_read(self, document: OpenDocument) -> None:
-        """Wait (a little, at most) for a read of the session's files under way."""
-        if document.reading is not None:
-            try:
-                await asyncio.wait_for(document.reading.wait(), FILES_TIMEOUT)
-            except TimeoutError:
-                log.info("reading the files of %s takes long; answering without them", document.uri)
-
-    async def read_files(self, document: OpenDocument, paths: list[str], done: asyncio.Event) -> None:
-        """Read the files of some documents of a session (in the file thread: bounded, only
-        inside the session's folder) and, if any changed, show what that does to its refs."""
-        try:
-            folder = session_folder(document.uri)
-            if folder is None:
-                return
-            self.watch(folder)
-            limit = self.settings.max_file_size_mb
-            buffers = {path: self.open_buffer(folder, path) for path in paths}  # read on the loop
-
-            def read() -> dict[str, FileState]:
-                for path in paths:
-                    document.stamps[path] = disk.file_stamp(folder, path)
-                return {p: buffers[p] or disk.document_file(folder, p, limit) for p in paths}
-
-            states = await asyncio.get_running_loop().run_in_executor(self.file_reader, read)
-            if self.documents.get(document.uri) is not document:
-                return
-            files = {**document.files, **states}
-            # Shown only for a session some of whose documents have files (see Drift.on_disk).
-            shown = any(isinstance(state, FileContent) for state in (*files.values(), *document.files.values()))
-            changed = files != document.files and shown
-            if files != document.files:
-                version = document.files_version + 1
-                analysis = document.analysed  # the version analysed now, if any: its drift made off the loop
-                if changed and analysis is not None:
-                    await asyncio.get_running_loop().run_in_executor(
-                        self.file_reader, document.drift_of, analysis, files, version
-                    )
-                document.files = files
-                document.files_version = version
-        finally:
-            if document.reading is done:
-                document.reading = None
-            done.set()
-        if changed:
-            await self.drift_changed(document)
-
-    def open_buffer(self, folder: str, path: str) -> FileState | None:
-        """A document's file as the editor has it open (its text, maybe unsaved), if it does."""
-        if disk.outside_reason(path) is not None:
-            return None
-        target = os.path.realpath(os.path.join(folder, path))
-        if not disk.inside(os.path.realpath(folder), target):
-            return None
-        buffer = self.documents.get(pathlib.Path(target).as_uri())
-        if buffer is None or buffer.is_session:
-            return None
-        content, note = disk.normalized(buffer.text)
-        return FileContent(content, note)
+    # -- the files of the sessions' documents (drift: files.py)
 
     async def drift_changed(self, document: OpenDocument) -> None:
         """Show the session's drift: push its diagnostics again, or ask a pulling client to pull."""
@@ -440,27 +338,6 @@ class SourceCheckServer(LanguageServer):
             )
         )
 
-    def file_changed(self, uri: str) -> None:
-        """A file changed on disk (or was saved): read it again for each open session one of
-        whose documents it is."""
-        changed = fs_path(uri)
-        if changed is None:
-            return
-        real = os.path.realpath(changed)
-        for session_uri in self.documents.uris():
-            document = self.documents.get(session_uri)
-            folder = session_folder(session_uri)
-            if document is None or folder is None or not document.files:
-                continue
-            paths = [
-                path
-                for path in document.files
-                if disk.outside_reason(path) is None
-                and (os.path.join(folder, path) == changed or os.path.realpath(os.path.join(folder, path)) == real)
-            ]
-            if paths:
-                self.read_soon(document, paths)
-
     async def collect_when_idle(self) -> None:
         """Run the runtime's due full collection once the editor is idle (see runtime.py)."""
         while True:
@@ -482,14 +359,7 @@ class SourceCheckServer(LanguageServer):
         log.error("%s: %s", getattr(source, "__name__", source), error)
 
 
-async def guarded_call(what: str, work: Awaitable[Any]) -> Any:
-    """Await background work so that a failure is logged, never fatal."""
-    try:
-        return await work
-    except Exception as error:
-        log.error("%s failed: %s: %s", what, type(error).__name__, error)
-        log.debug("traceback", exc_info=True)
-        return None
+guarded_call = guarded
 
 
 # -- handlers about the server itself
@@ -510,11 +380,13 @@ def on_initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None
 
 async def on_initialized(ls: SourceCheckServer, params: types.InitializedParams) -> None:
     ls.spawn(ls.collect_when_idle())
+    ls.spawn(ls.disk.poll())
     await ask_settings(ls)
 
 
 def on_shutdown(ls: SourceCheckServer, params: None) -> None:
     ls.documents.stop_all()  # else exiting waits for the worker to finish an analysis
+    ls.disk.stop()
 
 
 async def on_configuration(ls: SourceCheckServer, params: types.DidChangeConfigurationParams) -> None:
@@ -549,26 +421,11 @@ async def ask_settings(ls: SourceCheckServer) -> None:
 
 def on_files_changed(ls: SourceCheckServer, params: types.DidChangeWatchedFilesParams) -> None:
     for change in params.changes:
-        ls.file_changed(change.uri)
+        ls.disk.file_changed(change.uri)
 
 
 def on_saved(ls: SourceCheckServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.file_changed(params.text_document.uri)
-
-
-def session_folder(uri: str) -> str | None:
-    """The folder a session on disk is in (its documents' paths start there); None for a
-    buffer that is no file (untitled, a document view)."""
-    path = fs_path(uri)
-    return os.path.dirname(path) if path is not None else None
-
-
-def fs_path(uri: str) -> str | None:
-    """The file system path of a ``file:`` URI (None for another scheme)."""
-    parts = urlsplit(uri)
-    if parts.scheme != "file":
-        return None
-    return url2pathname(unquote(parts.path)) if parts.path else None
+    ls.disk.file_changed(params.text_document.uri)
 
 
 def glob_escape(path: str) -> str:
@@ -594,9 +451,9 @@ async def pull_diagnostics(
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     opened = ls.documents.get(uri)
     if opened is not None:
-        ls.files_wanted(opened)
-        if opened.reading is not None:  # a file changed: say what that does, once it is read
-            await ls.files_read(opened)
+        ls.disk.wanted(opened)
+        if opened.disk is not None and opened.disk.reading is not None:  # a file changed: say so once read
+            await ls.disk.ready(opened)
             view = await ls.view(uri, wait=True)
             if view is None:
                 return types.RelatedFullDocumentDiagnosticReport(items=[])

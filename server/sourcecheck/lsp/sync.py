@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from lsprotocol import types
@@ -24,10 +23,12 @@ from lsprotocol import types
 from ..core.analysis import Analysis, looks_like_session
 from ..core.incremental import merged
 from ..core.positions import Encoding, LineTable, Position
-from ..core.resync import Alignments, Drift, FileState, plan
 from ..core.text import Text
 from .app import VIEW_SCHEME, DocumentMemo
 from .runtime import COLLECTOR
+
+if TYPE_CHECKING:
+    from .files import SessionFiles
 
 SESSION_SUFFIX = ".sourcecheck.json"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -60,35 +61,13 @@ class OpenDocument:
     _work: Work | None = field(default=None, repr=False)
     # What features keep from one version to the next (the diagnostics last built).
     memo: DocumentMemo = field(default_factory=DocumentMemo, repr=False)
-    # The files of its documents as last read (a session on disk), replaced whole when one
-    # changes; the version counts those changes.
-    files: Mapping[str, FileState] = field(default_factory=dict, repr=False)
-    files_version: int = 0
-    stamps: dict[str, Any] = field(default_factory=dict, repr=False)  # each file's stamp when read
-    polled: float = 0.0  # when its files' stamps were last looked at (a client that cannot watch)
-    reading: Any = None  # an asyncio.Event set when the read of its files under way is done
-    _drift: tuple[int, int, Drift] | None = field(default=None, repr=False)
-    _alignments: Alignments = field(default_factory=dict, repr=False)
+    # Its documents' files as last read and its drift beside them (a session on disk; files.py).
+    disk: SessionFiles | None = field(default=None, repr=False)
 
     @property
     def analysed(self) -> Analysis | None:
         """This version's analysis if it is made already (None: it is not, and is not made here)."""
         return self._analysis
-
-    def drift(self) -> Drift | None:
-        """Its documents beside their files (None when no file was read), for this version's
-        analysis; made once per version and files read, the alignments of changed contents kept."""
-        return self.drift_of(self.analysis, self.files, self.files_version) if self.files else None
-
-    def drift_of(self, analysis: Analysis, files: Mapping[str, FileState], version: int) -> Drift:
-        """The drift of ``analysis`` beside ``files`` (read ``version``), made once (also from
-        the thread that reads the files, so that the event loop finds it made)."""
-        known = self._drift
-        if known is not None and known[0] == analysis.serial and known[1] == version:
-            return known[2]
-        drift = plan(analysis, files, self._alignments)
-        self._drift = (analysis.serial, version, drift)
-        return drift
 
     @property
     def text(self) -> str:

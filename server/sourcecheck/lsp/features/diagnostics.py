@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from ...core.accept import claim_text
 from ...core.analysis import Analysis
 from ...core.display import shorten, visible
+from ...core.driftsaid import REF_CHANGED, diagnostic_said, document_said
 from ...core.incremental import Derivation, Placement
 from ...core.jsonlex import StringMap
 from ...core.positions import Encoding, LineTable, Span
-from ...core.resync import REF_CHANGED, document_said, ref_said
 from ...core.session import Finding, Severity
 from ..app import View
 from ..runtime import COLLECTOR
@@ -221,7 +222,13 @@ def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
         for ref in document.changed_refs:
             at = view.analysis.node(ref.ref.json_path)
             if at is not None:
-                add(at.start, at.end, REF_CHANGED, ref_said(document, ref), types.DiagnosticSeverity.Warning)
+                add(
+                    at.start,
+                    at.end,
+                    REF_CHANGED,
+                    diagnostic_said(document, ref, claim_text(ref.ref)),
+                    types.DiagnosticSeverity.Warning,
+                )
     return found
 
 
