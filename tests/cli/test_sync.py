@@ -298,3 +298,107 @@ def test_sync_of_a_session_that_is_not_json_is_exit_2(capsys):
     write("s.json", '{"documents": [')
     code, out, err = sc(capsys, "sync", "s.json")
     assert (code, out) == (2, "") and "not valid JSON" in err
+
+
+# --- a writer's changes (issue 34): deleted, moved, extended ----------------------------------
+
+
+def writer_session(capsys, notes, cites):
+    """notes.txt and article.md, and a session whose claim i (the article's word i) cites
+    ``cites[i]`` of notes.txt (each found once on its line)."""
+    write("notes.txt", notes)
+    article = " ".join(f"Claim{i}." for i in range(len(cites))) + "\n"
+    write("article.md", article)
+    assert sc(capsys, "new", "article.md", "notes.txt", "-o", "s.json")[0] == 0
+    for i, text in enumerate(cites):
+        code, _, err = sc(
+            capsys, "add", "s.json", "--claim", "article.md", f"Claim{i}.", "--supports", "notes.txt", text,
+            "--confidence", "0.9",
+        )  # fmt: skip
+        assert code == 0, err
+    assert sc(capsys, "s.json")[0] == 0
+
+
+def sources():
+    return [a["sources"] for a in json.loads(read("s.json"))["annotations"]]
+
+
+def test_a_sentence_deleted_from_the_middle_of_its_line_is_never_given_its_neighbours_text(capsys):
+    line = 'The Console word-wraps text. As you might expect, this prints "Hello World!" to the terminal.'
+    writer_session(capsys, f"# Console\n\n{line}\nEnd.\n", ["The Console word-wraps text."])
+    write("notes.txt", f"# Console\n\n{line.replace('The Console word-wraps text. ', '')}\nEnd.\n")
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 1
+    assert 'was "The Console word-wraps text.", now deleted (it stood in line 3 "As you might' in out
+    assert "As you might" not in out.split("now deleted")[0]
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 1 and "source removed: its text is gone; the claim is left (supported -> unverified)" in out
+    assert sources() == [[]]  # removed, never pointed at the next sentence
+    code, out, _ = sc(capsys, "s.json")
+    assert code == 2 and "[empty-sources]" in out  # the claim waits for a person
+
+
+def test_a_passage_whose_lines_were_deleted_but_for_its_last_word_is_deleted_not_that_word(capsys):
+    writer_session(capsys, "alpha beta gamma\ndelta epsilon.\nLast words here.\n", ["delta epsilon.\nLast"])
+    write("notes.txt", "alpha beta gamma\nLast words here.\n")
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert 'was "delta epsilon.\\nLast", now deleted' in out
+    assert sources() == [[]]  # never a source citing just "Last"
+
+
+def test_text_added_beside_a_cited_span_keeps_it_and_accept_never_widens_an_edited_one(capsys):
+    notes = "Hello world.\n    requests.exceptions.Timeout: Request timed out.\nThe default is off.\n"
+    writer_session(capsys, notes, ["Hello", "world.", "Request timed out.", "The default is off."])
+    write(
+        "notes.txt",
+        "Hello world. Bye for now.\n"
+        "    requests.exceptions.Timeout: HTTPConnectionPool(host='x', port=80): Request timed out. (timeout=0.001)\n"
+        "The default is now on.\n",
+    )
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 1 and "3 refs into it keep their text (1 re-anchored), 1 ref cites text that was edited" in out
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    texts = list(cited().values())
+    assert texts[1::2] == ["Hello", "world.", "Request timed out.", "The default is now on."]
+    edited = sources()[3][0]
+    assert edited["start"]["str"].strip() and edited["end"]["str"].strip()  # never spaces alone
+
+
+def test_a_cited_paragraph_moved_down_is_followed_and_a_copy_is_never(capsys):
+    filler = "".join(f"Filler line {i} of the notes.\n" for i in range(14))
+    paragraph = "Rich works with Linux.\nRich renders tables.\n"
+    writer_session(capsys, "Intro.\n" + paragraph + filler, ["Rich works with Linux.", "Rich renders tables."])
+    write("notes.txt", "Intro.\n" + filler + paragraph)
+    code, out, _ = sc(capsys, "sync", "s.json", "--json", "--check")
+    notes = [json.loads(line) for line in out.splitlines()][1]
+    assert [(ref["state"], ref["ref"]["start"]["line"]) for ref in notes["refs"]] == [("moved", 16), ("moved", 17)]
+    code, out, _ = sc(capsys, "sync", "s.json")
+    assert code == 0 and "2 refs into it keep their text (2 moved)" in out
+    assert list(cited().values())[1::2] == ["Rich works with Linux.", "Rich renders tables."]
+    # cut from the end and pasted twice: which one is it? Not followed; the places are listed
+    half = filler.index("Filler line 7")
+    write("notes.txt", "Intro.\n" + paragraph + filler[:half] + paragraph + filler[half:])
+    code, out, _ = sc(capsys, "sync", "s.json", "--json")
+    assert code == 1
+    (first, second) = [json.loads(line) for line in out.splitlines()][1]["refs"]
+    assert first["state"] == "deleted" and [place["line"] for place in first["places"]] == [2, 11]
+    assert first["places"][0]["ref"] == {
+        "path": "notes.txt",
+        "start": {"line": 2, "str": "Rich"},
+        "end": {"line": 2, "str": "."},
+    }
+
+
+def test_sync_accept_takes_the_documents_named_and_reads_the_session_first_or_last(capsys):
+    session_with_refs(capsys)
+    write("notes.txt", NOTES.replace("optional", "required"))
+    write("article.md", ARTICLE.replace("The flag is optional.", "The flag is now required."))
+    code, out, err = sc(capsys, "sync", "s.json", "--accept", "nope.txt")
+    assert code == 2 and "`nope.txt` is not a document of the session" in err
+    code, out, _ = sc(capsys, "sync", "--accept", "s.json", "notes.txt")  # the session first, as people type it
+    assert code == 1  # article.md is still kept as it was
+    assert "`notes.txt`: its file has changed; 2 refs into it keep their text, 1 ref cites" in out
+    assert "accepted: its content is updated" in out and "`article.md`: " in out
+    data = json.loads(read("s.json"))
+    assert data["documents"][1]["content"] == NOTES.replace("optional", "required")
+    assert data["documents"][0]["content"] == ARTICLE  # not named: kept as it was

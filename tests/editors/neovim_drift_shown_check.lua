@@ -3,7 +3,8 @@
 -- Neovim (a line added at its top) and written: the session's diagnostics must come to hold
 -- `source-changed` with nothing typed in the session; its "Sync" code action applied, the
 -- session written and checked with the sourcecheck CLI. (b) notes.txt changed by another
--- program (Python) and :checktime run: `cited-text-changed` must show.
+-- program (Python) and :checktime run: `cited-text-changed` must show. (c) article.md, never
+-- opened in Neovim, changed by another program, nothing typed: shown within 3 s.
 -- Input (environment): SOURCECHECK_PLUGIN, SOURCECHECK_SETUP ("plugin": the folder on
 -- 'runtimepath', started with vim.lsp.enable; "start": sourcecheck-0.8.lua, vim.lsp.start),
 -- SOURCECHECK_FOLDER (session.sourcecheck.json, notes.txt, article.md), SOURCECHECK_PYTHON,
@@ -171,13 +172,44 @@ os.utime(path, (t, t))
   out.after_checktime = diagnostics(session)
   if not out.checktime_ms then
     out.failed = 'no cited-text-changed after :checktime'
+    return
+  end
+
+  -- (c) article.md, which Neovim has never opened, changed by another program (as `sed -i` or
+  -- `git pull` do): nothing typed, no :checktime, no notification from the plugin. The server
+  -- sees it by itself (it looks at the open sessions' files about once a second).
+  local before_c = #diagnostics(session)
+  local sed = [[
+import sys
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+open(path, "w", encoding="utf-8").write(text.replace("came in version 2", "came in version 3"))
+]]
+  out.python_c = run({ os.getenv('SOURCECHECK_PYTHON'), '-c', sed, folder .. '/article.md' })
+  start = uv.hrtime()
+  out.outside_ms = timed(drift_wait, function()
+    for _, d in ipairs(diagnostics(session)) do
+      if d.code == 'cited-text-changed' and d.message:find('article.md', 1, true) then
+        return true
+      end
+    end
+    return false
+  end)
+  if out.outside_ms then
+    out.outside_ms = math.floor((uv.hrtime() - start) / 1e6 + 0.5)
+  end
+  out.before_outside = before_c
+  out.after_outside = diagnostics(session)
+  table.insert(out.steps, 'article.md changed by Python, nothing typed')
+  if not out.outside_ms then
+    out.failed = 'no cited-text-changed for article.md changed by another program'
   end
 end)
 if not ok then
   out.error = tostring(err)
 end
 -- The LSP diagnostics are not JSON-friendly everywhere (vim.NIL): keep only what the test reads.
-for _, name in ipairs({ 'after_save', 'after_sync', 'after_checktime' }) do
+for _, name in ipairs({ 'after_save', 'after_sync', 'after_checktime', 'after_outside' }) do
   for _, d in ipairs(out[name] or {}) do
     d.lsp = nil
   end

@@ -110,7 +110,7 @@ def test_a_source_file_saved_or_changed_on_disk_shows_its_drift_in_the_session(t
     assert seen.get("failed") != "no source-changed after :w", seen
     (changed,) = [d for d in seen["after_save"] if d["code"] == "source-changed"]
     assert changed["message"].startswith(
-        "the file of `notes.txt` has changed on disk: 2 refs keep their text (2 re-anchored)"
+        "the file of `notes.txt` has changed on disk: 2 refs into it keep their text (2 re-anchored)"
     ), changed
     assert seen["save_ms"] < 5000, seen["save_ms"]
     sync = next(a for a in seen["actions"] if a["title"].startswith("Sync"))
@@ -133,6 +133,13 @@ def test_a_source_file_saved_or_changed_on_disk_shows_its_drift_in_the_session(t
     (text_changed,) = [d for d in seen["after_checktime"] if d["code"] == "cited-text-changed"]
     assert text_changed["message"].endswith('was "The flag is optional", now "The flag is required"'), text_changed
     (document,) = [d for d in seen["after_checktime"] if d["code"] == "source-changed"]
-    assert "1 ref cites text that changed" in document["message"], document
+    assert "1 ref cites text that was edited" in document["message"], document
     assert seen["checktime_ms"] < 5000, seen["checktime_ms"]
+
+    # (c) article.md changed by another program with nothing typed and no :checktime: the
+    # server saw it by itself, within 3 s (it looks at the files about once a second).
+    assert seen["python_c"]["code"] == 0, seen["python_c"]
+    assert seen["outside_ms"] is not None and seen["outside_ms"] < 3000, seen
+    (claim,) = [d for d in seen["after_outside"] if d["code"] == "cited-text-changed" and "article.md" in d["message"]]
+    assert claim["message"].endswith('was "came in version 2", now "came in version 3"'), claim
     assert seen["refresh_declared"] is True  # how: the plugin declares it (and handles it)
