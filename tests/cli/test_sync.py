@@ -402,3 +402,17 @@ def test_sync_accept_takes_the_documents_named_and_reads_the_session_first_or_la
     data = json.loads(read("s.json"))
     assert data["documents"][1]["content"] == NOTES.replace("optional", "required")
     assert data["documents"][0]["content"] == ARTICLE  # not named: kept as it was
+
+
+def test_an_annotation_whose_claim_was_deleted_is_removed_on_accept_and_named(capsys):
+    session_with_refs(capsys)
+    write("article.md", "It came in version 2 and stays off until 3.0.\n")  # "The flag is optional." deleted
+    code, out, _ = sc(capsys, "sync", "s.json", "--accept")
+    assert code == 0
+    assert (
+        '/annotations/0/claim (claim "The flag is optional"; `article.md`, line 1): was "The flag is optional", ' in out
+    )
+    assert "annotation removed: its claim's text was deleted (it was supported)" in out
+    data = json.loads(read("s.json"))
+    assert len(data["annotations"]) == 2 and data["annotations"][0]["claim"]["start"]["str"] != "The flag"
+    assert sc(capsys, "s.json")[0] == 0 and sc(capsys, "sync", "s.json", "--check")[0] == 0

@@ -44,7 +44,11 @@ def session_citing(old: str) -> str:
     return json.dumps({"documents": documents, "annotations": annotations}, ensure_ascii=False)
 
 
-PAIRS = [(name, old, new) for name, revisions in HISTORIES.items() for old, new in zip(revisions, revisions[1:])]
+PAIRS = [
+    (name, old, new)
+    for name, revisions in HISTORIES.items()
+    for old, new in zip(revisions, revisions[1:], strict=False)
+]
 
 
 def test_the_histories_are_as_the_readme_says():

@@ -255,3 +255,29 @@ async def test_a_cited_passage_moved_on_disk_is_followed_and_one_deleted_is_remo
     assert json.loads(editor.texts[uri])["annotations"][0]["sources"][0]["start"]["line"] == 17
     assert json.loads(editor.texts[uri])["annotations"][1]["sources"] == []  # removed, never re-pointed
     assert await drift_diagnostics(editor, uri, 0) == []
+
+
+async def test_a_passage_pasted_twice_is_cited_at_the_place_a_person_chooses(editor, tmp_path):
+    uri, text = on_disk(tmp_path)
+    editor.open(uri, text)
+    await drift_diagnostics(editor, uri, 0)
+    line = "The flag is optional for new projects.\n"
+    pasted = NOTES.replace(line, "") + "Also:\n" + line + "Again:\n" + line
+    (tmp_path / "notes.txt").write_text(pasted)
+    tell(editor, tmp_path / "notes.txt")
+    found = await drift_diagnostics(editor, uri, 2)
+    (changed,) = [d for d in found if d.code == "cited-text-changed"]
+    assert "its exact text stands elsewhere now (2 places, lines 6, 8): choose one to cite" in changed.message
+    titles = [a.title for a in await editor.code_actions(uri, changed.range, [changed])]
+    assert titles[:3] == [
+        "Remove this source (its text was deleted)",
+        "Cite it at line 6 and sync `notes.txt`",
+        "Cite it at line 8 and sync `notes.txt`",
+    ]
+    (chosen,) = [a for a in await editor.code_actions(uri, changed.range, [changed]) if "line 8" in a.title]
+    editor.apply(uri, chosen.edit)
+    after = json.loads(editor.texts[uri])
+    assert after["documents"][1]["content"] == pasted
+    assert after["annotations"][0]["sources"][0]["start"]["line"] == 8
+    assert cited(editor.texts[uri]) == cited(text)  # the same texts, at the places chosen
+    assert await drift_diagnostics(editor, uri, 0) == []

@@ -91,8 +91,14 @@ class SessionFiles:
     _alignments: Alignments = field(default_factory=dict, repr=False)
 
     def drift(self, analysis: Analysis) -> Drift | None:
-        """The session's documents beside their files (None when no file was read yet)."""
-        return self.drift_of(analysis, self.files, self.version) if self.files else None
+        """The session's documents beside their files, as made for this version of the
+        session and read of its files (None: not made yet, or no file read): never made
+        here, on the event loop (aligning a large changed file takes a while; see
+        :meth:`Disk.drift_ready`)."""
+        known = self._drift
+        if known is not None and known[0] == analysis.serial and known[1] == self.version:
+            return known[2]
+        return None
 
     def drift_of(self, analysis: Analysis, files: Mapping[str, FileState], version: int) -> Drift:
         """The drift of ``analysis`` beside ``files`` (read ``version``), made once (also in
@@ -201,6 +207,15 @@ class Disk:
                 await asyncio.wait_for(files.reading.wait(), FILES_TIMEOUT)
             except TimeoutError:
                 log.info("reading the files of %s takes long; answering without them", document.uri)
+
+    async def drift_ready(self, document: OpenDocument) -> None:
+        """Make the drift of the session's analysed version beside its files, in the reader
+        thread, if it is not made yet (before its diagnostics are pushed or pulled)."""
+        files, analysis = document.disk, document.analysed
+        if files is None or not files.files or analysis is None or files.drift(analysis) is not None:
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.reader, files.drift_of, analysis, files.files, files.version)
 
     async def _read(self, document: OpenDocument, files: SessionFiles) -> None:
         done = files.reading

@@ -286,11 +286,14 @@ class SourceCheckServer(LanguageServer):
                 return
             if self.documents.get(uri) is not document or document.version != version:
                 return
+            if document.is_session:
+                self.disk.wanted(document)
+                await self.disk.drift_ready(document)
+                if self.documents.get(uri) is not document or document.version != version:
+                    return
             view = self.view_of(document) if document.is_session else None
             if view is None and uri not in self.published:
                 return  # other JSON files hear nothing from us
-            if view is not None:
-                self.disk.wanted(document)
             items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
         self.published.add(uri)
         self.text_document_publish_diagnostics(
@@ -454,9 +457,10 @@ async def pull_diagnostics(
         ls.disk.wanted(opened)
         if opened.disk is not None and opened.disk.reading is not None:  # a file changed: say so once read
             await ls.disk.ready(opened)
-            view = await ls.view(uri, wait=True)
-            if view is None:
-                return types.RelatedFullDocumentDiagnosticReport(items=[])
+        await ls.disk.drift_ready(opened)
+        view = await ls.view(uri, wait=True)
+        if view is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
     return diagnostics.report(view, params)
 
 
