@@ -4,10 +4,13 @@ files only, and a session's documents only from inside the session's folder.
 - A read stops at its limit, counted in what is read, never trusted to ``st_size`` (a
   device such as ``/dev/zero`` says 0 and never ends); only regular files are read (a
   FIFO would block, a device stream without end).
-- A document's file is read only when its real path (every symlink resolved) lies inside
-  the session's real folder: a session received from someone else may carry a link
-  ``notes.txt -> /proc/self/environ`` or ``-> ../secret``, and reading it would copy the
-  target into the session. Such a file is refused and named, never read.
+- A document's file is read only from inside the session's real folder, opened one name at
+  a time from it, never following a link by itself: a link is followed only while it stays
+  inside (a session received from someone else may carry ``notes.txt -> /proc/self/environ``
+  or ``-> ../secret``, and reading it would copy the target into the session; a folder
+  swapped for a link between two steps leads nowhere else). A file with another hard link
+  (a name that may lie outside), one in a hidden folder or file (``.git/config``, ``.env``)
+  unless asked for, and the session file itself are refused and named, never read.
 - Text is UTF-8; a document's content is normalized as ``sourcecheck new`` makes it (LF
   line breaks, no byte order mark), and what that changed is said.
 
@@ -160,25 +163,171 @@ def inside(folder: str, target: str) -> bool:
     return target == folder or target.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def document_file(folder: str, path: str, limit_mb: int = MAX_SIZE_MB) -> FileState:
+def hidden_reason(path: str) -> str | None:
+    """Why a document's path is not read unless asked for: a hidden folder or file (a name
+    that starts with a dot: ``.git/config``, ``.env``), where secrets live."""
+    names = [name for name in re.split(r"[\\/]+", path) if name not in ("", ".")]
+    hidden = next((name for name in names if name.startswith(".")), None)
+    if hidden is None:
+        return None
+    return (
+        f"is in a hidden folder or file (`{visible(hidden)}`), where secrets live (`.git`, `.env`); "
+        "it is read only when asked for (`sourcecheck sync --read-hidden`)"
+    )
+
+
+MAX_LINKS = 40
+"""Symbolic links followed at most on the way to one document's file (as the kernel's limit)."""
+
+
+class _Beneath:
+    """Opening a path beneath a folder one name at a time, each relative to the folder
+    opened before it and never following a link by itself (``O_NOFOLLOW``): a link is read
+    and followed here only while it stays inside, so that swapping a folder for a link
+    between two steps leads nowhere else (what ``openat2(RESOLVE_BENEATH)`` does)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root  # the real folder
+        self.folders = [os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)]
+        self.where: list[str] = []  # the names of the folders opened, from the root
+        self.links = 0
+
+    def close(self) -> None:
+        for fd in self.folders:
+            os.close(fd)
+        self.folders, self.where = [], []
+
+    def follow(self, name: str, rest: list[str]) -> list[str]:
+        """The names left after the link ``name`` in the current folder, followed."""
+        self.links += 1
+        if self.links > MAX_LINKS:
+            raise ReadRefused("leads through too many symbolic links")
+        target = os.readlink(name, dir_fd=self.folders[-1])
+        if os.path.isabs(target):
+            if not inside(self.root, os.path.normpath(target)):
+                raise ReadRefused(
+                    f"is a link to {visible(target)}, outside the session's folder; links that leave it are not "
+                    "followed"
+                )
+            while len(self.folders) > 1:
+                os.close(self.folders.pop())
+                self.where.pop()
+            target = os.path.relpath(os.path.normpath(target), self.root)
+        elif os.path.normpath(os.path.join(*self.where, target)).split(os.sep)[0] == "..":
+            leads = os.path.normpath(os.path.join(self.root, *self.where, target))
+            raise ReadRefused(
+                f"is a link to {visible(leads)}, outside the session's folder; links that leave it are not followed"
+            )
+        return [part for part in target.split(os.sep) if part] + rest
+
+    def open(self, path: str) -> int:
+        """A descriptor of the file ``path`` names beneath the folder, opened to read."""
+        names = [part for part in re.split(r"[\\/]+", path) if part]
+        while names:
+            name, names = names[0], names[1:]
+            if name == ".":
+                continue
+            if name == "..":
+                if len(self.folders) == 1:
+                    raise ReadRefused(
+                        "is a link that leads outside the session's folder; links that leave it are not followed"
+                    )
+                os.close(self.folders.pop())
+                self.where.pop()
+                continue
+            last = not names
+            flags = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | (_NONBLOCK if last else _DIRECTORY)
+            try:
+                fd = os.open(name, flags, dir_fd=self.folders[-1])
+            except OSError as error:
+                if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK) and _is_link(name, self.folders[-1]):
+                    names = self.follow(name, names)
+                    continue
+                raise
+            if last:
+                return fd
+            self.folders.append(fd)
+            self.where.append(name)
+        raise ReadRefused("is a folder, not a file")
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _is_link(name: str, folder: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _opened(fd: int, limit_mb: int) -> FileContent:
+    """The document in the file open at ``fd`` (closed here): a regular file with no other
+    hard link (another name of it may lie outside the folder)."""
+    try:
+        _regular_file(fd)
+        if os.fstat(fd).st_nlink > 1:
+            raise ReadRefused(
+                "has another hard link (a name that may lie outside the session's folder); only files with one "
+                "name are read"
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        data = _read_all(fd, limit_mb)
+    finally:
+        os.close(fd)
+    content, note = normalized(decode(data, "convert it to UTF-8 first (e.g. with iconv)"))
+    return FileContent(content, note)
+
+
+def document_file(
+    folder: str, path: str, limit_mb: int = MAX_SIZE_MB, *, hidden: bool = False, session: str | None = None
+) -> FileState:
     """What reading the file of the document ``path`` from the session's folder gives:
     its content, or why it is not read (outside the folder, by its name or through a link;
-    missing; not a regular file; too large; not UTF-8)."""
-    reason = outside_reason(path)
+    hidden, unless ``hidden``; the ``session`` file itself; missing; not a regular file;
+    another hard link; too large; not UTF-8). Opened one name at a time from the folder (see
+    :class:`_Beneath`), so that no race with a link swapped in reads another file."""
+    reason = outside_reason(path) or (None if hidden else hidden_reason(path))
     if reason is not None:
         return Unreadable(reason)
     real_folder = os.path.realpath(folder)
-    target = os.path.realpath(os.path.join(folder, path))
-    if not inside(real_folder, target):
-        return Unreadable(
-            f"is a link to {visible(target)}, outside the session's folder; links that leave it are not followed"
-        )
     try:
-        return read_document(target, limit_mb, follow=False)
+        walk = _Beneath(real_folder)
+    except OSError as error:
+        return Unreadable(f"its folder cannot be read ({error.strerror or error})")
+    try:
+        fd = walk.open(path)
+        if session is not None and _same_inode(fd, session):
+            os.close(fd)
+            return Unreadable("is the session file itself; a session's document is never read from it")
+        return _opened(fd, limit_mb)
     except ReadRefused as refusal:
-        if refusal.reason == "no such file":
-            return Unreadable(f"no such file in the session's folder ({visible(target)})", missing=True)
         return Unreadable(refusal.reason)
+    except FileNotFoundError:
+        where = visible(os.path.join(real_folder, os.path.normpath(path)))
+        return Unreadable(f"no such file in the session's folder ({where})", missing=True)
+    except OSError as error:
+        if error.errno == errno.EISDIR:
+            return Unreadable("is a directory, not a file")
+        if error.errno in (errno.ENOTDIR,):
+            return Unreadable(f"no such file in the session's folder ({visible(path)})", missing=True)
+        if isinstance(error, PermissionError):
+            return Unreadable("permission denied")
+        return Unreadable(error.strerror or str(error))
+    finally:
+        walk.close()
+
+
+def _same_inode(fd: int, name: str) -> bool:
+    try:
+        opened, other = os.fstat(fd), os.stat(name)
+    except OSError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (other.st_dev, other.st_ino)
 
 
 def file_stamp(folder: str, path: str) -> tuple[int, int, int] | None:
@@ -194,6 +343,7 @@ def file_stamp(folder: str, path: str) -> tuple[int, int, int] | None:
 
 
 __all__ = [
+    "hidden_reason",
     "file_stamp",
     "MAX_SIZE_MB",
     "ReadRefused",

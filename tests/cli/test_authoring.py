@@ -359,11 +359,12 @@ def test_sync_reads_paths_from_the_session_files_folder(capsys, in_tmp):
     os.chdir("work")
     write("doc.txt", "one\n")
     sc(capsys, "new", "doc.txt", "-o", "s.json")
-    write("doc.txt", "two\n")
+    sc(capsys, "add", "s.json", "--claim", "doc.txt", "one", "--supports", "doc.txt", "one")
+    write("doc.txt", "zero\none\n")
     os.chdir(in_tmp)
     code, out, _ = sc(capsys, "sync", "work/s.json")
     assert code == 0 and "1 document updated" in out
-    assert json.load(open("work/s.json"))["documents"][0]["content"] == "two\n"
+    assert json.load(open("work/s.json"))["documents"][0]["content"] == "zero\none\n"
 
 
 # --- dispatch --------------------------------------------------------------------------

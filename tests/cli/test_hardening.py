@@ -128,3 +128,84 @@ def test_a_temporary_file_left_by_a_killed_write_is_removed_by_the_next(in_tmp):
 
     write_atomically("s.json", json.dumps({"documents": [], "annotations": []}))
     assert not os.path.exists(left) and os.path.exists("s.json")
+
+
+# --- the second round (issue 35) ----------------------------------------------------------
+
+
+def test_a_save_landing_between_the_compare_and_the_rename_is_not_lost(in_tmp, monkeypatch):
+    """An editor's save (a write of the file) right after the command compared the file with
+    what it read: the new file is swapped in atomically and what it replaced compared, so the
+    save is put back and the command refuses, instead of renaming over it."""
+    from sourcecheck.cli import files
+
+    with open("s.json", "w") as out:
+        out.write("read")
+    real = files._holds
+    calls = []
+
+    def compared_then_saved(name, expect):  # type: ignore[no-untyped-def]
+        found = real(name, expect)
+        calls.append(found)
+        if len(calls) == 1:
+            with open("s.json", "w") as out:  # the editor saves now
+                out.write("saved in the editor")
+        return found
+
+    monkeypatch.setattr(files, "_holds", compared_then_saved)
+    with pytest.raises(files.Refused, match="changed since it was read"):
+        files.write_atomically("s.json", "the command's text", expect=b"read")
+    assert open("s.json").read() == "saved in the editor"
+    assert [name for name in os.listdir() if name.endswith(".tmp")] == []
+
+
+def test_a_session_larger_than_the_read_limit_can_still_be_written(in_tmp):
+    from sourcecheck.cli.files import write_atomically
+
+    big = "x" * 70_000_000
+    with open("s.json", "w") as out:
+        out.write(big)
+    write_atomically("s.json", "small now", expect=big.encode())
+    assert open("s.json").read() == "small now"
+
+
+def test_a_read_only_session_is_refused_and_a_replaced_one_keeps_its_mode(in_tmp):
+    from sourcecheck.cli.files import Refused, write_atomically
+
+    with open("s.json", "w") as out:
+        out.write("old")
+    os.chmod("s.json", 0o444)
+    with pytest.raises(Refused, match="is read-only"):
+        write_atomically("s.json", "new", expect=b"old")
+    assert open("s.json").read() == "old"
+    os.chmod("s.json", 0o640)
+    write_atomically("s.json", "new", expect=b"old")
+    assert open("s.json").read() == "new" and os.stat("s.json").st_mode & 0o777 == 0o640
+
+
+def test_a_planted_temporary_name_no_process_can_have_breaks_no_write(in_tmp):
+    from sourcecheck.cli.files import write_atomically
+
+    planted = ".sourcecheck-99999999999999999999-x.tmp"
+    with open(planted, "w") as out:
+        out.write("planted")
+    write_atomically("s.json", "written")
+    assert open("s.json").read() == "written" and os.path.exists(planted)  # not ours: left alone
+
+
+def test_a_write_under_nohup_is_not_ended_by_sighup(in_tmp):
+    with open("s.json", "w") as out:
+        out.write("old text")
+    hup = WRITER.replace("signal.SIGTERM", "signal.SIGHUP")
+    script = "import signal; signal.signal(signal.SIGHUP, signal.SIG_IGN)\n" + hup  # as nohup starts it
+    result = subprocess.run([sys.executable, "-c", script, "s.json"], capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert open("s.json").read() == "new text"
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "lots"])
+def test_a_size_limit_that_is_no_size_is_one_line_not_a_traceback(capsys, value):
+    with pytest.raises(SystemExit) as ended:
+        main(["--max-size-mb", value, "-"])
+    out, err = capsys.readouterr()
+    assert ended.value.code == 2 and "Traceback" not in err and "--max-size-mb" in err

@@ -24,7 +24,12 @@ def session_in(folder: Path, paths: list[str]) -> tuple[str, str]:
     for path in paths:
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(NOTES)
-    text = json.dumps({"documents": [{"path": p, "content": NOTES} for p in paths], "annotations": []}, indent=2)
+    cite = {"start": {"line": 1, "str": "# Notes"}, "end": {"line": 1, "str": "# Notes"}}
+    annotations = [
+        {"claim": {"path": p, **cite}, "sources": [{"path": p, **cite, "polarity": "supports", "confidence": 0.9}]}
+        for p in paths
+    ]
+    text = json.dumps({"documents": [{"path": p, "content": NOTES} for p in paths], "annotations": annotations})
     session = folder / "s.sourcecheck.json"
     session.write_text(text)
     return session.as_uri(), text
@@ -63,9 +68,9 @@ def reads(monkeypatch):
     seen: list[str] = []
     real = disk.document_file
 
-    def counted(folder: str, path: str, limit_mb: int = 64):  # type: ignore[no-untyped-def]
+    def counted(folder: str, path: str, limit_mb: int = 64, **options):  # type: ignore[no-untyped-def]
         seen.append(path)
-        return real(folder, path, limit_mb)
+        return real(folder, path, limit_mb, **options)
 
     monkeypatch.setattr(files.disk, "document_file", counted)
     return seen
@@ -113,6 +118,7 @@ async def test_a_document_through_a_link_is_found_by_its_real_path_and_a_closed_
     uri, text = session_in(tmp_path, ["real/notes.txt"])
     os.symlink("real/notes.txt", tmp_path / "link.txt")
     text = text.replace('"real/notes.txt"', '"link.txt"')
+    assert '"link.txt"' in text
     (tmp_path / "s.sourcecheck.json").write_text(text)
     document = host.open(uri, text)
     await host.settle()
@@ -148,3 +154,28 @@ async def test_the_poll_sees_a_file_changed_by_another_program_and_nothing_else(
     finally:
         poll.cancel()
         host.disk.stop()
+
+
+async def test_a_document_cited_by_nothing_hidden_or_the_session_itself_is_never_read(tmp_path, reads):
+    host = Host()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[remote] token = hunter2\n")
+    uri, text = session_in(tmp_path, ["notes.txt", ".env"])
+    data = json.loads(text)
+    data["documents"] += [{"path": ".git/config", "content": ""}, {"path": "s.sourcecheck.json", "content": ""}]
+    data["annotations"].append(
+        {
+            "claim": {"path": "s.sourcecheck.json", "start": {"line": 1, "str": "{"}, "end": {"line": 1, "str": "{"}},
+            "sources": [],
+        }
+    )
+    text = json.dumps(data)
+    (tmp_path / "s.sourcecheck.json").write_text(text)
+    document = host.open(uri, text)
+    await host.settle()
+    assert sorted(reads) == [".env", "notes.txt", "s.sourcecheck.json"]  # .git/config: cited by nothing
+    assert document.disk is not None
+    states = document.disk.files
+    assert isinstance(states["notes.txt"], FileContent)
+    assert "hidden" in states[".env"].reason and "hunter2" not in repr(states)
+    assert states["s.sourcecheck.json"].reason.startswith("is the session file itself")

@@ -35,7 +35,16 @@ from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
 from . import adding, report
 from .citing import find_document, make_ref, read_text_argument
-from .files import Refused, load_session, read_source, refuse_output, shown_name, use_colour, write_atomically
+from .files import (
+    Refused,
+    load_session,
+    read_source,
+    refuse_output,
+    shown_name,
+    size_mb,
+    use_colour,
+    write_atomically,
+)
 from .syncing import run_sync
 from .wording import dump_json, plural, quoted
 
@@ -423,8 +432,14 @@ def build_parser() -> argparse.ArgumentParser:
         "claim, state, was, now)",
     )
     sync.add_argument(
+        "--read-hidden",
+        action="store_true",
+        help="also read documents in hidden folders or files (`.github/README.md`); by default they are not read, "
+        "since a session from someone else may list `.git/config` or `.env` to copy their secrets into it",
+    )
+    sync.add_argument(
         "--max-size-mb",
-        type=int,
+        type=size_mb,
         default=disk.MAX_SIZE_MB,
         metavar="MB",
         help=f"read no file larger than this (default {disk.MAX_SIZE_MB})",

@@ -19,6 +19,7 @@ input (:func:`refuse_output`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import signal
@@ -252,6 +253,19 @@ def load_session(name: str, limit_mb: int = disk.MAX_SIZE_MB, *, require_shape: 
     return SessionFile(name, data, analysis)
 
 
+def size_mb(text: str) -> int:
+    """A ``--max-size-mb`` value: a whole number of megabytes, at least 1."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{visible(text)!r} is not a whole number of MB (e.g. 64)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a size: give at least 1 (MB)")
+    return value
+
+
 def use_colour(choice: str, stream: Any) -> bool:
     """Colour: ``--color always`` / ``never``, else off with NO_COLOR or TERM=dumb, else
     on for a terminal."""
@@ -296,8 +310,12 @@ def _removed_on_signals() -> Iterator[None]:
             os.kill(os.getpid(), number)
 
     for number in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if number is not None:
-            previous[number] = signal.signal(number, handler)
+        if number is None:
+            continue
+        old = signal.getsignal(number)
+        if old is signal.SIG_IGN:  # under nohup, say: the signal does not end the process, nor the write
+            continue
+        previous[number] = signal.signal(number, handler)
     try:
         yield
     finally:
@@ -306,11 +324,13 @@ def _removed_on_signals() -> Iterator[None]:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a number no process can have counts as alive: the file
+    so named is not ours to remove)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:  # someone else's process
+    except (OSError, OverflowError, ValueError):  # someone else's process, or no pid at all
         return True
     return True
 
@@ -338,19 +358,71 @@ def _fsync_folder(folder: str) -> None:
             os.close(fd)
 
 
+def _holds(name: str, expect: bytes) -> bool:
+    """Whether the file ``name`` holds exactly ``expect`` (read as far as that takes: a session
+    of any size can be compared)."""
+    try:
+        now = disk.read_bytes(name, len(expect) // 1_000_000 + 1)
+    except disk.ReadRefused:
+        return False
+    return now == expect
+
+
+def _exchange(first: str, second: str) -> bool:
+    """Swap two names atomically (Linux's ``renameat2(RENAME_EXCHANGE)``); False where the
+    system cannot (the caller then replaces, having compared just before)."""
+    global _renameat2
+    if _renameat2 is None:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            _renameat2 = libc.renameat2
+        except (OSError, AttributeError):
+            _renameat2 = False
+    if _renameat2 is False:
+        return False
+    import ctypes
+
+    at_cwd, exchange = -100, 2
+    result = _renameat2(at_cwd, os.fsencode(first), at_cwd, os.fsencode(second), exchange)
+    if result == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):  # an old kernel, a file system that cannot
+        _renameat2 = False
+        return False
+    raise OSError(error, os.strerror(error), second)
+
+
+_renameat2: Any = None
+
+
+def _changed_meanwhile(name: str) -> Refused:
+    return Refused(
+        f"{visible(name)}: changed since it was read (saved in an editor?); nothing was written. Run the command again",
+        1,
+    )
+
+
 def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
     """Write ``text`` (UTF-8) to ``name`` so that no reader and no crash sees half of it
-    (see the module's docstring). A file replaced keeps its mode; a new one gets the usual
-    one (0666 less the umask). With ``expect``, refuses (and writes nothing) when the file no
-    longer holds exactly those bytes."""
+    (see the module's docstring). A file replaced keeps its mode and owner; a new one gets
+    the usual mode (0666 less the umask); a read-only one is refused. With ``expect``,
+    refuses (and writes nothing) when the file no longer holds exactly those bytes: the new
+    file is swapped in atomically and the one swapped out compared (a save landing between a
+    compare and a rename is not lost: it is swapped back)."""
     target = os.path.realpath(name)  # a symlink is written through: the link stays
     folder = os.path.dirname(target)
     try:
-        mode = os.stat(target).st_mode & 0o7777
+        found = os.stat(target)
+        mode, owner = found.st_mode & 0o7777, (found.st_uid, found.st_gid)
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
-        mode = 0o666 & ~umask
+        mode, owner = 0o666 & ~umask, None
+    if owner is not None and not mode & 0o222:
+        raise Refused(f"{visible(name)}: is read-only; nothing was written (make it writable to change it)")
     remove_leftovers(folder)
     with _lock, _removed_on_signals():
         try:
@@ -364,18 +436,10 @@ def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, mode)
-            if expect is not None:
-                try:
-                    now = disk.read_bytes(target)
-                except disk.ReadRefused:
-                    now = None
-                if now != expect:
-                    raise Refused(
-                        f"{visible(name)}: changed since it was read (saved in an editor?); nothing was written. "
-                        "Run the command again",
-                        1,
-                    )
-            os.replace(temporary, target)
+            if owner is not None and owner != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.chown(temporary, *owner)
+            _put_in_place(name, temporary, target, expect)
             _pending.discard(temporary)
             _fsync_folder(folder)
         except OSError as error:
@@ -383,6 +447,25 @@ def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
         finally:
             if temporary in _pending:
                 _remove_pending()
+
+
+def _put_in_place(name: str, temporary: str, target: str, expect: bytes | None) -> None:
+    """Rename ``temporary`` over ``target``; with ``expect``, only if what it replaces holds
+    those bytes (compared after an atomic exchange where the system has one)."""
+    if expect is None:
+        os.replace(temporary, target)
+        return
+    if not _holds(target, expect):
+        raise _changed_meanwhile(name)
+    if not os.path.lexists(target) or not _exchange(temporary, target):
+        os.replace(temporary, target)  # (no exchange here: compared just before)
+        return
+    # The new file is in place; what it replaced is at the temporary name now.
+    if _holds(temporary, expect):
+        os.unlink(temporary)
+        return
+    _exchange(temporary, target)  # a save landed in between: put it back
+    raise _changed_meanwhile(name)
 
 
 def same_file(first: str, second: str) -> bool:
@@ -433,6 +516,7 @@ __all__ = [
     "remove_leftovers",
     "same_file",
     "shown_name",
+    "size_mb",
     "use_colour",
     "write_atomically",
 ]

@@ -52,7 +52,7 @@ from .ci_formats import (
     sarif_notifications,
     sarif_results,
 )
-from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, use_colour
+from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, size_mb, use_colour
 from .jobs import batched, cores, in_order
 from .jsonl import is_jsonl, open_lines, read_lines, session_of
 
@@ -412,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--max-size-mb",
-        type=int,
+        type=size_mb,
         default=MAX_SIZE_MB,
         metavar="MB",
         help=f"refuse files larger than this (default {MAX_SIZE_MB})",

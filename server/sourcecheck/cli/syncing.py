@@ -22,10 +22,20 @@ from .files import Refused, SessionFile, load_session, write_atomically
 from .wording import plural
 
 
-def read_files(session: SessionFile, max_size_mb: int) -> dict[str, resync.FileState]:
-    """What reading the file of each document of the session gives (see ``disk.document_file``)."""
-    analysis = session.analysis
-    return {path: disk.document_file(session.folder, path, max_size_mb) for path in analysis.session.by_path}
+def cited_paths(analysis: Analysis) -> list[str]:
+    """The documents some ref cites, in the session's order: the only ones whose files are
+    read (a document cited by nothing, `.git/config` listed by a stranger, is never read)."""
+    cited = {ref.doc_path for ref in analysis.session.refs if ref.doc_path is not None}
+    return [path for path in analysis.session.by_path if path in cited]
+
+
+def read_files(session: SessionFile, max_size_mb: int, hidden: bool = False) -> dict[str, resync.FileState]:
+    """What reading the file of each cited document of the session gives (see
+    ``disk.document_file``)."""
+    return {
+        path: disk.document_file(session.folder, path, max_size_mb, hidden=hidden, session=session.name)
+        for path in cited_paths(session.analysis)
+    }
 
 
 def accepted_paths(analysis: Analysis, named_paths: list[str] | None, shown: str) -> bool | frozenset[str]:
@@ -56,7 +66,7 @@ def run_sync(args: argparse.Namespace) -> int:
     analysis = session.analysis
     accept = accepted_paths(analysis, accept_named, session.shown)
     check: bool = args.check
-    drift = resync.plan(analysis, read_files(session, args.max_size_mb))
+    drift = resync.plan(analysis, read_files(session, args.max_size_mb, args.read_hidden))
     result = synced(drift, False if check else accept)
     updated = [] if check else drift.updated(accept)
     if updated:
@@ -151,6 +161,12 @@ def sync_lines(
                 said += f"; {outcome_said(outcome)}"
             out.append(said)
     out.append(sync_summary(session.shown, drift, check, accept, result))
+    uncited = len(session.analysis.session.by_path) - len(drift.documents)
+    if uncited:
+        out.append(
+            f"{session.shown}: {plural(uncited, 'document')} that no ref cites "
+            f"{'is' if uncited == 1 else 'are'} not read (sync reads only the files that refs cite)"
+        )
     return out
 
 

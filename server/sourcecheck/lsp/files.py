@@ -145,7 +145,9 @@ class Disk:
         files = document.disk
         if files is None:
             files = document.disk = SessionFiles(folder)
-        paths = frozenset(document.analysis.session.by_path)
+        session = document.analysis.session
+        cited = {ref.doc_path for ref in session.refs if ref.doc_path is not None}
+        paths = frozenset(path for path in session.by_path if path in cited)  # a document cited by nothing: never read
         if paths != files.indexed:
             self._reindex(document.uri, files, paths)
         missing = [path for path in paths if path not in files.files and path not in files.dirty]
@@ -228,7 +230,7 @@ class Disk:
                 buffers = {path: self.open_buffer(files.folder, path) for path in paths}
                 limit = self.limit_mb()
                 states, reals = await loop.run_in_executor(
-                    self.reader, _read_files, files.folder, paths, buffers, limit
+                    self.reader, _read_files, files.folder, paths, buffers, limit, fs_path(document.uri)
                 )
                 if self.documents.get(document.uri) is not document:
                     return
@@ -299,7 +301,7 @@ class Disk:
 
 
 def _read_files(
-    folder: str, paths: list[str], buffers: Mapping[str, FileState | None], limit_mb: int
+    folder: str, paths: list[str], buffers: Mapping[str, FileState | None], limit_mb: int, session: str | None = None
 ) -> tuple[dict[str, FileState], dict[str, tuple[Stamp | None, str | None]]]:
     """In the reader thread: each file's state (its open buffer's, if the editor has one),
     and its stamp and real path (taken before it is read: a change while it is read shows at
@@ -311,7 +313,7 @@ def _read_files(
         if disk.outside_reason(path) is None:
             real = os.path.realpath(os.path.join(folder, path))
         reals[path] = (stamp(folder, path), real)
-        states[path] = buffers.get(path) or disk.document_file(folder, path, limit_mb)
+        states[path] = buffers.get(path) or disk.document_file(folder, path, limit_mb, session=session)
     return states, reals
 
 
