@@ -1,9 +1,13 @@
 """--jobs: batches checked in worker processes, results in input order, the pool only when it pays."""
 
+import contextlib
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from unittest import mock
 
@@ -142,3 +146,74 @@ def test_fix_with_several_files_says_what_it_fixed_in_each_json_object(tmp_path)
     lines = tmp_path / "s.jsonl"
     lines.write_text("{}\n")
     assert run_main("--fix", lines)[0] == 2  # JSON Lines are not fixed in place
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started, from /proc."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listing:
+            found += [int(child) for child in listing.read().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.fixture
+def many(tmp_path):
+    """Enough sessions for a run of several seconds with two workers."""
+    text = generate(3, documents=2, lines=40, annotations=60, broken=0.2).text(None)
+    for index in range(1500):
+        (tmp_path / f"s{index:04d}.json").write_text(text, encoding="utf-8")
+    return sorted(str(path) for path in tmp_path.glob("*.json"))
+
+
+def started_with_workers(files: list[str]) -> tuple[subprocess.Popen[bytes], list[int]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sourcecheck", "--jobs", "2", *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    for _ in range(500):
+        workers = children(process.pid)
+        if len(workers) >= 2:
+            return process, workers
+        time.sleep(0.01)
+    process.kill()
+    raise AssertionError("no workers started")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_workers_end_with_their_parent_however_it_ends(many):
+    """`kill PID` of the parent alone (as `subprocess.terminate()` does): both workers end too,
+    and the output closes (`| cat` ends)."""
+    process, workers = started_with_workers(many)
+    try:
+        process.terminate()
+        process.communicate(timeout=30)  # the pipe closes: no worker holds it
+        for _ in range(300):
+            if not any(alive(worker) for worker in workers):
+                break
+            time.sleep(0.01)
+        assert not any(alive(worker) for worker in workers)
+    finally:
+        for worker in workers:  # (never left behind, should the test fail)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_a_killed_worker_is_one_line_and_exit_2_not_a_traceback(many):
+    process, workers = started_with_workers(many)
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2, err.decode()[-2000:]
+    assert b"Traceback" not in err and b"BrokenProcessPool" not in err
+    assert err.decode().strip().endswith("Run again, or with --jobs 1")

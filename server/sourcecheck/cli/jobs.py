@@ -88,15 +88,55 @@ def free_cores(jobs: int, since: tuple[int, int] | None = None) -> int:
     return max(1, min(jobs, round(cores() - max(0.0, load - 1))))
 
 
+PR_SET_PDEATHSIG = 1
+WATCH_PARENT_SECONDS = 0.5
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker, as it starts: end when the process that started it ends, however it ends
+    (``kill PID``, ``subprocess.terminate()``, a crash), so that no worker lives on holding
+    the output (``| cat`` would never end). On Linux the kernel sends SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``); elsewhere a thread watches the parent. Ctrl-C is the
+    parent's to handle (the whole process group gets it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_PARENT_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sourcecheck-parent", daemon=True).start()
+
+
+class WorkerDied(Exception):
+    """A worker process ended before it gave its results (killed, out of memory)."""
+
+
 def pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` worker processes: forked where the platform can and this process has no
-    other thread (forking a process with threads may deadlock), else started afresh.
-    (multiprocessing is imported here, when a run needs it: 10 ms of every start else.)"""
+    """``jobs`` worker processes that end with this one (:func:`die_with_parent`): forked
+    where the platform can and this process has no other thread (forking a process with
+    threads may deadlock), else started afresh. (multiprocessing is imported here, when a
+    run needs it: 10 ms of every start else.)"""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork" if fork else "spawn"))
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def in_order(
@@ -110,6 +150,8 @@ def in_order(
     must then be picklable): when there is more than one batch (``parallel``), never (False,
     or one job), or when it pays (None, see the module's docstring). One batch is read ahead:
     a last batch is never what starts the pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
     executor: ProcessPoolExecutor | None = None
     decided = parallel is not None or jobs < 2
     began, idle_then = time.perf_counter(), cpu_times()
@@ -136,14 +178,20 @@ def in_order(
                 yield from work(batch)
                 done += size
                 continue
-            pending.append(executor.submit(work, batch))
-            if len(pending) >= jobs * IN_FLIGHT:
+            try:
+                pending.append(executor.submit(work, batch))
+                if len(pending) >= jobs * IN_FLIGHT:
+                    yield from pending.popleft().result()
+            except BrokenProcessPool:
+                raise WorkerDied() from None
+        try:
+            while pending:
                 yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+        except BrokenProcessPool:
+            raise WorkerDied() from None
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
 
 
-__all__ = ["BATCH_BYTES", "batched", "in_order", "pool"]
+__all__ = ["BATCH_BYTES", "WorkerDied", "batched", "die_with_parent", "in_order", "pool"]

@@ -53,7 +53,7 @@ from .ci_formats import (
     sarif_results,
 )
 from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, size_mb, use_colour
-from .jobs import batched, cores, in_order
+from .jobs import WorkerDied, batched, cores, in_order
 from .jsonl import is_jsonl, open_lines, read_lines, session_of
 
 # --- human ------------------------------------------------------------------------
@@ -563,6 +563,13 @@ def run(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped reading (| head): no more to check
         results.close()  # the pool, if any, is shut down
         raise
+    except WorkerDied:
+        sys.stdout.flush()
+        sys.stderr.write(
+            "sourcecheck: a worker process ended before it gave its results (killed, or out of memory?); the "
+            "reports above are complete, the rest were not checked. Run again, or with --jobs 1\n"
+        )
+        return 2
 
 
 def fixed_results(
