@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -209,3 +210,17 @@ def test_a_size_limit_that_is_no_size_is_one_line_not_a_traceback(capsys, value)
         main(["--max-size-mb", value, "-"])
     out, err = capsys.readouterr()
     assert ended.value.code == 2 and "Traceback" not in err and "--max-size-mb" in err
+
+
+@pytest.mark.parametrize(
+    "argument", ["--\x1b]0;X\x07", "--\u202eevil", "\x1b[2J.json", "--fail-on=\u200bweak\U000e0041", "--\x9b31m"]
+)
+def test_an_argument_echoed_in_an_error_is_escaped(capsys, argument):
+    with contextlib.suppress(SystemExit):
+        main([argument])
+    for command in (["sync", argument], ["new", argument], ["report", argument]):
+        with contextlib.suppress(SystemExit):
+            main(command)
+    out, err = capsys.readouterr()
+    for raw in ("\x1b", "\x07", "\u202e", "\u200b", "\U000e0041", "\x9b"):
+        assert raw not in out and raw not in err

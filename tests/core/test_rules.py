@@ -12,7 +12,7 @@ from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.occurrences import occurrences
 from sourcecheck.core.rules import ALL_CODES, SEVERITY
 from sourcecheck.core.session import Severity
-from tests.support.helpers import analyze, claim, codes, session, source
+from tests.support.helpers import ARTICLE, analyze, claim, codes, session, source
 
 
 def refs(analysis):
@@ -308,8 +308,23 @@ def test_messages_name_the_value_and_say_what_to_do():
     st.text(st.sampled_from("ab"), min_size=1, max_size=8),
 )
 def test_occurrences_are_counted_overlapping_as_a_lookahead_counts_them(line, needle):
-    """The count past the first thousand comes from runs of a period (linear in the line), and
-    is what the regular expression `(?=needle)` finds, one by one."""
+    """Up to a thousand, the count is what the regular expression `(?=needle)` finds, one by
+    one; past it, "more than a thousand" (1001), which changes no finding."""
     found, count = occurrences(line, needle)
     every = [m.start() for m in re.finditer("(?=" + re.escape(needle) + ")", line)]
-    assert count == len(every) and found == every[:1000]
+    assert count == min(len(every), 1001) and found == every[:1000]
+
+
+def test_a_boundary_found_more_than_a_thousand_times_says_so_and_costs_a_thousand_searches():
+    line = "ababX" * 400_000  # 2 MB
+    found, count = occurrences(line, "abab")
+    assert len(found) == 1000 and count == 1001 and found[:2] == [0, 5]
+    sources = [source("x", (1, "abab"), (1, "abab")) for _ in range(3)]
+    a = analyze(
+        session(
+            [{"claim": claim("article", (1, "says"), (1, "says")), "sources": sources}],
+            [{"path": "article", "content": ARTICLE}, {"path": "x", "content": line}],
+        )
+    )
+    messages = [f.message for f in a.findings if f.code == "boundary-ambiguous"]
+    assert len(messages) == 6 and "occurs more than 1,000 times on line 1" in messages[0]

@@ -179,3 +179,30 @@ async def test_hostile_text_is_escaped_everywhere_it_is_shown(editor, client):
     assert hover.contents.value.count("`````text") == 1  # the fence outlasts the document's four backticks
     outside = hover.contents.value.split("`````text")[0]
     assert "command:" not in outside and "<img" not in outside
+
+
+async def test_two_hundred_boundaries_found_a_million_times_publish_little_and_leave_hovers_answered():
+    """200 refs of `abab` on a 2 MB line of `ababX` (400,000 occurrences each): a thousand are
+    looked for, twenty shown as related locations each (it was a 48 MB publish, and hovers
+    went unanswered for over a minute)."""
+    async with started(client_capabilities("visual-studio-code")) as editor:
+        line = "ababX" * 400_000
+        sources = [source("d", (1, "abab"), (1, "abab")) for _ in range(200)]
+        documents = [{"path": "article", "content": "The report says."}, {"path": "d", "content": line}]
+        text = session_text(
+            session([{"claim": claim("article", (1, "The"), (1, "says.")), "sources": sources}], documents)
+        )
+        uri = "file:///abab.sourcecheck.json"
+        began = time.perf_counter()
+        editor.open(uri, text)
+        diagnostics = await editor.diagnostics(uri)
+        ambiguous = [d for d in diagnostics if d.code == "boundary-ambiguous"]
+        assert len(ambiguous) == 400 and time.perf_counter() - began < 60
+        assert all(len(d.related_information or []) <= 20 for d in diagnostics)
+        assert "occurs more than 1,000 times" in diagnostics[0].message
+        size = sum(len(json.dumps([r.message for r in d.related_information or []])) for d in diagnostics)
+        assert size < 2_000_000
+        hover = await editor.client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, 5))
+        )
+        assert hover is None or hover.contents is not None

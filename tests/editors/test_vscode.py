@@ -360,7 +360,9 @@ def test_in_a_workspace_not_trusted_its_settings_cannot_choose_what_runs(tmp_pat
     """Workspace trust on, and the folder never trusted (Restricted Mode). Its
     .vscode/settings.json names a server and a Python that would leave a mark if they were
     run; the extension runs the server the .vsix carries, with the python3 on PATH, as the
-    user's settings (none) say, and the session is checked as in any workspace."""
+    user's settings (none) say, and the session is checked as in any workspace. A package named
+    `sourcecheck` in the folder is not imported: the server runs with `python -P` from the temp
+    folder, not the workspace."""
     marks = tmp_path / "ran.txt"
     planted = {}
     for name in ("server.path", "interpreter"):
@@ -376,6 +378,12 @@ def test_in_a_workspace_not_trusted_its_settings_cannot_choose_what_runs(tmp_pat
     untrusted = CodeServer(user_settings=trust)
     try:
         folder = untrusted.folder(FIXTURE, planted)
+        # and a package that would shadow the real one were the folder on the server's sys.path
+        package = folder / "sourcecheck" / "lsp"
+        package.mkdir(parents=True)
+        (folder / "sourcecheck" / "__init__.py").write_text(f"open({str(marks)!r}, 'a').write('shadowed\\n')\n")
+        (package / "__init__.py").write_text("")
+        (package / "__main__.py").write_text("raise SystemExit(3)\n")
         seen = untrusted.drive(CHECK, folder, FIXTURE.name, caret_in_the_first_the(), tmp_path / "shots", 90000)
     finally:
         untrusted.stop()

@@ -5,6 +5,7 @@
 
 import { execFile } from "node:child_process";
 import { accessSync, constants, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
 import { bundledLibs, candidates, chooseInterpreter, onInterpreterChange } from "./python";
@@ -54,10 +55,17 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
+/** How a Python is started to run the server: `-P` (and PYTHONSAFEPATH) so that neither the
+ * folder it starts in nor the script's is put on sys.path, and the system's temp folder as that
+ * folder: a workspace holding a package named `sourcecheck` (a stranger's repository) could
+ * otherwise shadow the real one and run its code. */
+const RUN_MODULE = ["-P", "-m", "sourcecheck.lsp"];
+const SAFE_START = { cwd: tmpdir(), env: { ...process.env, PYTHONSAFEPATH: "1" } };
+
 /** Whether `python` can import sourcecheck.lsp; asynchronous, the child is killed after 15 s. */
 function canImport(python: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile(python, ["-c", "import sourcecheck.lsp"], { timeout: 15000, killSignal: "SIGKILL", windowsHide: true }, (error) =>
+    execFile(python, ["-P", "-c", "import sourcecheck.lsp"], { ...SAFE_START, timeout: 15000, killSignal: "SIGKILL", windowsHide: true }, (error) =>
       resolve(!error),
     );
   });
@@ -92,14 +100,14 @@ export async function findServer(
     const chosen = await chooseInterpreter(await candidates(executable(config, "interpreter", trusted), onPath));
     if (typeof chosen === "string") return chosen;
     const env = { PYTHONPATH: [libs, process.env.PYTHONPATH].filter(Boolean).join(delimiter) };
-    return { command: chosen.path, args: ["-m", "sourcecheck.lsp"], origin: `the bundled server, run by ${chosen.origin}`, env };
+    return { command: chosen.path, args: RUN_MODULE, origin: `the bundled server, run by ${chosen.origin}`, env };
   }
   const interpreter = executable(config, "interpreter", trusted);
   if (interpreter) {
     if (!(await canImport(interpreter))) {
       return `The Python in sourcecheck.interpreter (${interpreter}) cannot import sourcecheck. Install it there with: ${interpreter} -m pip install sourcecheck`;
     }
-    return { command: interpreter, args: ["-m", "sourcecheck.lsp"], origin: "sourcecheck.interpreter" };
+    return { command: interpreter, args: RUN_MODULE, origin: "sourcecheck.interpreter" };
   }
   const installed = onPath("sourcecheck-ls");
   if (installed) {
@@ -113,7 +121,7 @@ export async function findServer(
     if (probed.has(real)) continue; // python is often the same file as python3
     probed.add(real);
     if (await canImport(python)) {
-      return { command: python, args: ["-m", "sourcecheck.lsp"], origin: `${python} on PATH` };
+      return { command: python, args: RUN_MODULE, origin: `${python} on PATH` };
     }
   }
   return "No SourceCheck language server was found. Install the Python package (pip install sourcecheck) so that sourcecheck-ls is on PATH, or set sourcecheck.interpreter to a Python that has it.";
@@ -174,8 +182,8 @@ async function startServer(): Promise<void> {
   const restricted = vscode.workspace.isTrusted ? "" : "; the workspace is not trusted: its own sourcecheck.server.path and sourcecheck.interpreter are ignored";
   output.appendLine(`starting ${found.command} ${found.args.join(" ")} (from ${found.origin}${restricted})`);
   const serverOptions: ServerOptions = {
-    run: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
-    debug: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { env: { ...process.env, ...found.env } } },
+    run: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { cwd: SAFE_START.cwd, env: { ...SAFE_START.env, ...found.env } } },
+    debug: { command: found.command, args: found.args, transport: TransportKind.stdio, options: { cwd: SAFE_START.cwd, env: { ...SAFE_START.env, ...found.env } } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

@@ -5,6 +5,7 @@
 // python on PATH. Each must be Python 3.11 or newer.
 
 import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PythonExtension } from "@vscode/python-extension";
@@ -29,7 +30,7 @@ export function versionOf(python: string): Promise<string | undefined> {
     execFile(
       python,
       ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-      { timeout: 15000, killSignal: "SIGKILL", windowsHide: true },
+      { cwd: tmpdir(), timeout: 15000, killSignal: "SIGKILL", windowsHide: true }, // not the workspace: nothing of it on sys.path
       (error, stdout) => resolve(error ? undefined : String(stdout).trim()),
     );
   });

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import Parser, visible
 from ..core.explain import coverage_of, uncited_title
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
@@ -332,7 +332,7 @@ def line_number(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sourcecheck", description="Write SourceCheck sessions.")
+    parser = Parser(prog="sourcecheck", description="Write SourceCheck sessions.")
     commands = parser.add_subparsers(metavar="COMMAND", required=True)
 
     new = commands.add_parser(

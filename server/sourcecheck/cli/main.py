@@ -38,7 +38,7 @@ from ..api import report_json as report_json  # the builder of --json, where it 
 from ..api import report_payload, too_large
 from ..core import jsontext
 from ..core.analysis import Analysis
-from ..core.display import visible
+from ..core.display import Parser, visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Severity
 from . import authoring, fixing
@@ -378,7 +378,7 @@ schema error or unreadable input.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sourcecheck",
         description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -533,7 +533,7 @@ def run(argv: list[str] | None = None) -> int:
     unknown = fail_on - FAIL_ON
     if unknown:
         sys.stderr.write(
-            f"sourcecheck: --fail-on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}\n"
+            f"sourcecheck: --fail-on takes {', '.join(sorted(FAIL_ON))}, not {visible(', '.join(sorted(unknown)))}\n"
         )
         return 2
     lines = args.jsonl or any(is_jsonl(name) for name in files if name != "-")

@@ -10,7 +10,12 @@ every output passes such text through: all of them are shown as escapes.
 
 from __future__ import annotations
 
+import argparse
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _HIDDEN = (
@@ -34,6 +39,16 @@ def _escape(match: re.Match[str]) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every message (usage, errors, help) goes through
+    :func:`visible`: an error echoes the argument it could not read, and an argument may hold
+    anything (``sourcecheck $'--\\e]0;X\\a'`` sets no terminal's title)."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:
+            super()._print_message(visible(message, keep_newlines=True), file)
 
 
 def visible(text: str, *, keep_newlines: bool = False) -> str:

@@ -15,6 +15,7 @@ from .extend import span_resolves
 from .jsonlex import escape_lone_surrogates
 from .jsonnodes import absent_by_syntax
 from .nearmiss import best_part, lines_holding_once
+from .occurrences import MAX_OCCURRENCES
 from .session import Boundary, Document, Path, Ref
 
 
@@ -48,6 +49,8 @@ def kind_of(value: Any) -> str:
 
 
 def times(count: int) -> str:
+    if count > MAX_OCCURRENCES:
+        return f"more than {MAX_OCCURRENCES:,} times"
     return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
 
 

@@ -19,6 +19,7 @@ from ...core.display import shorten, visible
 from ...core.driftsaid import REF_CHANGED, diagnostic_said, document_said
 from ...core.incremental import Derivation, Placement
 from ...core.jsonlex import StringMap
+from ...core.occurrences import MAX_OCCURRENCES, more_than
 from ...core.positions import Encoding, LineTable, Span
 from ...core.session import Finding, Severity
 from ..app import View
@@ -67,8 +68,13 @@ def wire_range(span: Span) -> Wire:
     }
 
 
+MAX_RELATED = 20
+"""Occurrences of an ambiguous boundary shown as related locations, at most (200 boundaries
+of a text found 1,000 times each made a 48 MB publish)."""
+
+
 def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
-    """Where each occurrence of an ambiguous boundary sits inside the content string."""
+    """Where the first occurrences of an ambiguous boundary sit inside the content string."""
     ref = finding.ref
     analysis = view.analysis
     if ref is None or ref.document is None:
@@ -78,7 +84,8 @@ def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
         return []
     line = ref.document.lines[boundary.line - 1]
     related = []
-    for index, column in enumerate(boundary.occurrences):
+    count = f"more than {MAX_OCCURRENCES:,}" if more_than(boundary.occurrence_count) else boundary.occurrence_count
+    for index, column in enumerate(boundary.occurrences[:MAX_RELATED]):
         begin = ref.document.offset(boundary.line, column)
         extent = analysis.content_extent(ref.document, begin, begin + len(boundary.str))
         if extent is None:
@@ -87,8 +94,7 @@ def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
         related.append(
             {
                 "location": {"uri": view.uri, "range": wire_range(analysis.span(*extent, view.encoding))},
-                "message": f"occurrence {index + 1} of {boundary.occurrence_count}, column {column + 1}: "
-                f"…{shorten(context, 60)}…",
+                "message": f"occurrence {index + 1} of {count}, column {column + 1}: …{shorten(context, 60)}…",
             }
         )
     return related
