@@ -27,12 +27,13 @@ from .wire import Unreadable, Wire, parse
 
 @dataclass(frozen=True, slots=True)
 class Format:
-    """A format: its name, what it is (for ``--help``), how to read it (a response and,
+    """A format: its name, what it is called in a sentence, what it is (for ``--help``), how to read it (a response and,
     where the format needs one, its request, into citations) and, for one that can be
     written, how to write a session as it (a parsed session, the base URI of its documents
     and its name, into the value to write)."""
 
     name: str
+    title: str
     summary: str
     read: Callable[[Wire, Any], Cited]
     write: Callable[[dict[str, Any] | str, str, str], dict[str, Any]] | None = None
@@ -41,16 +42,20 @@ class Format:
 FORMATS: Mapping[str, Format] = {
     "anthropic": Format(
         "anthropic",
+        "an Anthropic response",
         "an Anthropic Messages API response (JSON or its event stream); --request FILE gives its documents",
         anthropic.read,
     ),
     "gemini": Format(
         "gemini",
+        "a Gemini response",
         "a Gemini generateContent response (JSON, its event stream or a JSON array of chunks)",
         gemini.read,
     ),
-    "cohere": Format("cohere", "a Cohere v2 chat response (JSON or its event stream)", cohere.read),
-    "w3c": Format("w3c", "W3C Web Annotations (one, a list, or a collection)", w3c.read, w3c.write),
+    "cohere": Format(
+        "cohere", "a Cohere response", "a Cohere v2 chat response (JSON or its event stream)", cohere.read
+    ),
+    "w3c": Format("w3c", "Web Annotations", "W3C Web Annotations (one, a list, or a collection)", w3c.read, w3c.write),
 }
 """Every format, by name: a new one is a module and a row here. ``import`` reads each;
 ``export`` writes those with a ``write``."""
@@ -89,4 +94,5 @@ __all__ = [
     "Unreadable",
     "import_text",
     "import_wire",
+    "parse",
 ]

@@ -456,8 +456,8 @@ def build(cited: Cited, given: Sequence[Given], answer: str = ANSWER) -> tuple[d
     """The session ``cited`` makes with the documents ``given``, and the report of what was
     placed, what was placed by its text (a mismatch) and what could not be placed."""
     builder = Builder(cited, given, answer)
-    if cited.answer is not None:
-        builder.docs[cited.answer.key] = builder.doc_at(answer, cited.answer.text or "")
+    if cited.answer is not None:  # the answer is a document of the session, cited or not
+        builder.use(builder.docs.setdefault(cited.answer.key, builder.doc_at(answer, cited.answer.text or "")))
     for segment in cited.segments:
         builder.segment(segment)
     session = builder.session()
