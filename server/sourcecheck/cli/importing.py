@@ -22,9 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import disk, interchange
-from ..core.analysis import Analysis
 from ..core.display import visible
-from ..core.positions import Encoding
 from ..interchange.model import Given, ImportReport
 from ..interchange.placing import said
 from ..interchange.w3c import Unexportable
@@ -79,35 +77,16 @@ def run_import(args: argparse.Namespace) -> int:
     except interchange.Unreadable as refusal:
         raise Refused(f"{shown_name(args.response)}: {refusal}") from None
     written = dump_json(session) + "\n"
-    report = checked(written, report)
+    try:
+        report = interchange.checked(written, report)
+    except interchange.Unmade as refusal:
+        raise Refused(f"{refusal}; please report this with the response", 1) from None
     write_atomically(args.output, written)
     if args.json:
         sys.stdout.write(dump_json({"output": args.output, **report.to_json()}) + "\n")
     else:
         sys.stdout.write("".join(line + "\n" for line in import_lines(args.output, session, report)))
     return report.exit_code
-
-
-def checked(text: str, report: ImportReport) -> ImportReport:
-    """The report with what checking the session says (never an error: that is refused)."""
-    analysis = Analysis(text)
-    errors = [finding for finding in analysis.findings if finding.severity.value == "error"]
-    if errors:
-        raise Refused(
-            f"the session made has {errors[0].code} ({visible(errors[0].message)}) at {errors[0].pointer}, so it "
-            "is not written; please report this with the response",
-            1,
-        )
-    said_of: list[str] = []
-    for finding in analysis.findings:
-        span = analysis.finding_span(finding, Encoding.UTF32)
-        said_of.append(
-            f"{span.start.line + 1}:{span.start.character + 1}: {finding.severity.value}[{finding.code}] "
-            f"{visible(finding.message)}"
-        )
-    return ImportReport(
-        report.format, report.answer, report.placed, report.left_out, report.notes, report.mismatched, tuple(said_of)
-    )
 
 
 def import_lines(output: str, session: dict[str, Any], report: ImportReport) -> list[str]:

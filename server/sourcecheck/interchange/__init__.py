@@ -16,9 +16,12 @@ format's unit, mismatches placed by text and said). A format that can also be wr
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.analysis import Analysis
+from ..core.display import visible
+from ..core.positions import Encoding
 from . import anthropic, cohere, gemini, w3c
 from .model import Cited, Given, ImportReport
 from .placing import ANSWER, build
@@ -83,7 +86,33 @@ def import_wire(
     return build(FORMATS[name].read(wire, request), given, answer)
 
 
+class Unmade(ValueError):
+    """A session that was made with an error of its own: never written (an internal check)."""
+
+
+def checked(text: str, report: ImportReport) -> ImportReport:
+    """The report with what checking the session (its text) says: its warnings and hints,
+    each ``LINE:COL: severity[code] message``. Raises :class:`Unmade` for an error."""
+    analysis = Analysis(text)
+    errors = [finding for finding in analysis.findings if finding.severity.value == "error"]
+    if errors:
+        raise Unmade(
+            f"the session made has {errors[0].code} ({visible(errors[0].message)}) at {errors[0].pointer}, so it "
+            "is not written"
+        )
+    found: list[str] = []
+    for finding in analysis.findings:
+        span = analysis.finding_span(finding, Encoding.UTF32)
+        found.append(
+            f"{span.start.line + 1}:{span.start.character + 1}: {finding.severity.value}[{finding.code}] "
+            f"{visible(finding.message)}"
+        )
+    return replace(report, findings=tuple(found))
+
+
 __all__ = [
+    "Unmade",
+    "checked",
     "ANSWER",
     "FORMATS",
     "READABLE",
