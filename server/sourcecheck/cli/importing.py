@@ -113,12 +113,10 @@ def import_lines(output: str, session: dict[str, Any], report: ImportReport) -> 
     out += [f"{shown}:{finding}" for finding in report.findings]
     mismatched, left_out = len(report.mismatched), len(report.left_out)
     summary = f"{shown}: {plural(len(report.placed), 'citation')} placed"
-    if mismatched:
-        summary += (
-            f", {mismatched} placed by {'its' if mismatched == 1 else 'their'} text (offsets that held other text)"
-        )
     if left_out:
-        summary += f"; {left_out} could not be placed (listed above)"
+        summary += f", {left_out} could not be placed (listed above)"
+    if mismatched:
+        summary += f"; {plural(mismatched, 'span')} placed by {'its' if mismatched == 1 else 'their'} text, not offsets"
     checks = "checks clean" if not report.findings else f"checks with {plural(len(report.findings), 'warning')}"
     out.append(f"{summary}; the session {checks} (`sourcecheck {shown}`)")
     return out

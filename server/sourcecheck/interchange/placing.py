@@ -25,13 +25,14 @@ read here (the documents come in as :class:`~.model.Given`).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.display import shorten
+from ..core.display import shorten, visible
 from ..core.queries import DEFAULT_CONFIDENCE
 from ..core.refs import Boundaries, Uncitable, cite, nearest_line
 from ..core.session import Document
@@ -43,9 +44,9 @@ ANSWER = "answer.md"
 
 
 def said(text: str, width: int = 60) -> str:
-    """A text quoted in a message: as JSON writes a string, shortened."""
-    shown = shorten(text, width).replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in shown) + '"'
+    """A text quoted in a message: as JSON writes a string (``\\n`` for a line break), cut
+    when long, hidden and bidirectional characters escaped."""
+    return visible(json.dumps(shorten(text, width), ensure_ascii=False))
 
 
 # --- documents ---------------------------------------------------------------------------
