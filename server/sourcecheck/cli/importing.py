@@ -23,8 +23,7 @@ from typing import Any
 
 from .. import disk, interchange
 from ..core.display import visible
-from ..interchange.model import Given, ImportReport
-from ..interchange.placing import said
+from ..interchange.model import Given, ImportReport, said
 from ..interchange.w3c import Unexportable
 from .files import Refused, decode, load_session, read_input, read_source, refuse_output, shown_name, write_atomically
 from .wording import dump_json, plural

@@ -27,7 +27,7 @@ import base64
 import binascii
 from typing import Any
 
-from .model import ANSWER_KEY, Citation, Cited, Pointer, Segment, Source, answer_source
+from .model import ANSWER_KEY, Citation, Cited, Pointer, Segment, Source, answer_source, said
 from .wire import Unreadable, Wire, obj, stream_events, string
 
 
@@ -98,7 +98,7 @@ def block_texts(content: Any) -> list[str] | None:
 def document_source(block: dict[str, Any], index: int) -> tuple[Source, list[str] | None]:
     """The source a request's document block is, and its blocks when it is custom content."""
     title = string(block, "title")
-    label = f"document {index}" + (f" ({title!r})" if title else "")
+    label = f"document {index}" + (f" ({said(title)})" if title else "")
     filename = title or f"document-{index + 1}.txt"
     source = obj(block, "source")
     kind = source.get("type")
@@ -124,7 +124,7 @@ def search_source(block: dict[str, Any], index: int) -> tuple[Source, list[str] 
     url = block.get("source") if isinstance(block.get("source"), str) else None
     title = block.get("title") if isinstance(block.get("title"), str) else None
     blocks = block_texts(block.get("content"))
-    label = f"search result {index}" + (f" ({title or url!r})" if title or url else "")
+    label = f"search result {index}" + (f" ({said(title or url or '')})" if title or url else "")
     names = tuple(name for name in (url, title) if name)
     text = "\n".join(blocks) if blocks is not None else None
     return Source(
@@ -152,7 +152,7 @@ class Documents:
             return self.documents[index]
         title = citation.get("document_title") if isinstance(citation.get("document_title"), str) else None
         number = index if isinstance(index, int) else 0
-        label = f"document {number}" + (f" ({title!r})" if title else "")
+        label = f"document {number}" + (f" ({said(title)})" if title else "")
         names = (title,) if title else (f"document-{number + 1}",)
         return Source(f"document {number}", label, title or f"document-{number + 1}.txt", names=names), None
 
@@ -164,7 +164,9 @@ class Documents:
         title = citation.get("title") if isinstance(citation.get("title"), str) else None
         names = tuple(name for name in (url, title) if name)
         key = f"search result {index if isinstance(index, int) else 0}"
-        return Source(key, f"{key} ({title or url!r})", title or url or "search-result.txt", names=names), None
+        return Source(
+            key, f"{key} ({said(title or url or '')})", title or url or "search-result.txt", names=names
+        ), None
 
 
 # --- citations -------------------------------------------------------------------------------
@@ -212,14 +214,14 @@ def pointer_of(citation: dict[str, Any], documents: Documents) -> tuple[Pointer 
         pages = f"pages {page}-{citation.get('end_page_number')}"
         why = f"{source.label} is a PDF ({pages}) whose text the response does not carry: give the pages' text "
         pointer = Pointer(source, quoted=quoted, page=page if isinstance(page, int) else None)
-        return pointer, why + f"with --document FILE named like {source.filename!r}"
+        return pointer, why + f"with --document FILE named like {said(source.filename)}"
     if kind == "web_search_result_location":
         url = string(citation, "url") or ""
         title = string(citation, "title")
         source = Source(f"web {url}", f"the web page {url}", title or url or "page.txt", names=(url, title or ""))
         why = f"a web search result carries no page text: give the page {url} with --document FILE named like its URL"
         return Pointer(source, quoted=quoted), why
-    return None, f"a citation of type {kind!r}, which this version does not know"
+    return None, f"a citation of type {said(str(kind))}, which this version does not know"
 
 
 def read(wire: Wire, request: Any = None) -> Cited:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source
+from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source, said
 from .wire import Unreadable, Wire, integer, items, obj, stream_events, string
 
 TEXT_FIELDS = ("text", "snippet", "content", "body")
@@ -74,7 +74,9 @@ def source_of(source: Any, documents: dict[str, dict[str, Any]]) -> tuple[Pointe
     fields = {**documents.get(ident or "", {}), **fields}
     title = string(fields, "title")
     names = tuple(name for name in (title, ident, string(fields, "id"), string(fields, "url")) if name)
-    label = f"{'document' if kind == 'document' else 'tool output'} {ident or '?'}" + (f" ({title!r})" if title else "")
+    label = f"{'document' if kind == 'document' else 'tool output'} {ident or '?'}" + (
+        f" ({said(title)})" if title else ""
+    )
     text = document_text(fields)
     made = Source(
         f"{kind} {ident}", label, title or (ident or "document").replace(":", "-"), fallback=text, names=names

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source
+from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source, said
 from .wire import Unreadable, Wire, integer, items, obj, stream_events, string
 
 
@@ -93,7 +93,7 @@ def chunk_source(chunk: Any, index: int) -> tuple[Source | None, Pointer | None,
     if context:
         title, uri, text = string(context, "title"), string(context, "uri"), string(context, "text")
         names = tuple(name for name in (title, uri) if name)
-        label = f"grounding chunk {index}" + (f" ({title or uri!r})" if title or uri else "")
+        label = f"grounding chunk {index}" + (f" ({said(title or uri or '')})" if title or uri else "")
         key = f"retrieved {uri or title or index}\n{text}"  # chunks of one file are placed apart
         source = Source(key, label, title or uri or f"chunk-{index + 1}.txt", fallback=text, names=names, uri=uri)
         if text is None:
@@ -104,9 +104,10 @@ def chunk_source(chunk: Any, index: int) -> tuple[Source | None, Pointer | None,
         if page:
             title, uri = string(page, "title"), string(page, "uri")
             names = tuple(name for name in (title, uri) if name)
-            label = f"the {kind} page {title or uri or index!r}"
+            label = f"the {kind} page {said(title or uri or str(index))}"
             source = Source(f"{kind} {uri or title or index}", label, title or f"page-{index + 1}.txt", names=names)
-            why = f"{label} carries no page text: give the page with --document FILE named like {title or uri!r}"
+            like = said(title or uri or "its title")
+            why = f"{label} carries no page text: give the page with --document FILE named like {like}"
             return source, Pointer(source, whole=True), why
     return None, None, f"grounding chunk {index} is of a kind this version does not know"
 

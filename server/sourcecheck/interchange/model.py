@@ -11,10 +11,23 @@ mismatch when its offsets held other text), each one that could not be placed
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.display import shorten, visible
 from .units import Unit
+
+
+def said(text: str, width: int = 60) -> str:
+    """A text (a title, a quote) in a message: as JSON writes a string (``\\n`` for a line
+    break), cut when long, hidden and bidirectional characters escaped."""
+    return visible(json.dumps(shorten(text, width), ensure_ascii=False))
+
+
+def named(path: str) -> str:
+    """A session path in a message: in backticks, as the other commands name paths."""
+    return "`" + visible(shorten(path, 60)) + "`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +217,8 @@ class Given:
 
 __all__ = [
     "ANSWER_KEY",
+    "named",
+    "said",
     "answer_source",
     "Citation",
     "Cited",

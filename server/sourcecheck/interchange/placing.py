@@ -25,28 +25,33 @@ read here (the documents come in as :class:`~.model.Given`).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.display import shorten, visible
 from ..core.queries import DEFAULT_CONFIDENCE
 from ..core.refs import Boundaries, Uncitable, cite, nearest_line
 from ..core.session import Document
-from .model import Citation, Cited, Given, ImportReport, LeftOut, Mismatch, Placed, Pointer, Segment, Source
+from .model import (
+    Citation,
+    Cited,
+    Given,
+    ImportReport,
+    LeftOut,
+    Mismatch,
+    Placed,
+    Pointer,
+    Segment,
+    Source,
+    named,
+    said,
+)
 from .units import UNITS, Measured, line_breaks_normalized, normalized
 
 ANSWER = "answer.md"
 """The session path of the answer, unless named."""
-
-
-def said(text: str, width: int = 60) -> str:
-    """A text quoted in a message: as JSON writes a string (``\\n`` for a line break), cut
-    when long, hidden and bidirectional characters escaped."""
-    return visible(json.dumps(shorten(text, width), ensure_ascii=False))
 
 
 # --- documents ---------------------------------------------------------------------------
@@ -185,12 +190,12 @@ def place(doc: Doc, pointer: Pointer) -> Span | str:
     if not found:
         near = nearest_line(doc.document, quoted)
         hint = f"; the nearest line is {near[0]}: {said(near[1])}" if near else ""
-        return (why + ", and " if why else "") + f"the cited text {said(quoted)} is not in {doc.path!r}{hint}"
+        return (why + ", and " if why else "") + f"the cited text {said(quoted)} is not in {named(doc.path)}{hint}"
     chosen = choose(doc, pointer, found)
     if chosen is None:
         lines = ", ".join(str(doc.document.line_of_offset(at)) for at in found[:10])
         return (
-            f"the cited text {said(quoted)} occurs {len(found)} times in {doc.path!r} (lines {lines}) and nothing "
+            f"the cited text {said(quoted)} occurs {len(found)} times in {named(doc.path)} (lines {lines}) and nothing "
             "says which"
         )
     line = doc.document.line_of_offset(chosen)
@@ -287,13 +292,13 @@ class Builder:
         known = self.docs.get(source.key)
         if known is not None:
             return known
-        named = self.by_name(source)
-        if isinstance(named, str):
-            return named
+        match = self.by_name(source)
+        if isinstance(match, str):
+            return match
         if source.text is not None:
-            doc = self.of_text(source, named)
-        elif named is not None:
-            doc = self.doc_at(named.path, named.content)
+            doc = self.of_text(source, match)
+        elif match is not None:
+            doc = self.doc_at(match.path, match.content)
         elif source.fallback is not None:
             doc = self.doc_at(self.free_path(file_name(source.filename)), source.fallback, own=True)
         else:
@@ -303,14 +308,14 @@ class Builder:
         self.docs[source.key] = doc
         return doc
 
-    def of_text(self, source: Source, named: Given | None) -> Doc:
+    def of_text(self, source: Source, match: Given | None) -> Doc:
         assert source.text is not None
         content = normalized(source.text)[0]
         same = next((given for given in self.given if given.content == content), None)
-        if same is None and named is not None:
+        if same is None and match is not None:
             self.notes.append(
-                f"--document {named.path!r} is named like {source.label}, but its text is not the one the response "
-                "cites: the response's text is used"
+                f"--document {named(match.path)} is named like {source.label}, but its text is not the one the "
+                "response cites: the response's text is used"
             )
         path = same.path if same is not None else self.free_path(file_name(source.filename))
         return self.doc_at(path, source.text)
@@ -333,7 +338,7 @@ class Builder:
             return "it cites only whitespace"
         made = cite(doc.document, start, end)
         if isinstance(made, Uncitable):
-            return f"no ref can cite {said(doc.content[start:end])} in {doc.path!r}: {made.reason}"
+            return f"no ref can cite {said(doc.content[start:end])} in {named(doc.path)}: {made.reason}"
         assert isinstance(made, Boundaries)
         return made.as_json(), doc.content[start:end], made.start_line, span.mismatch, trimmed
 
