@@ -408,3 +408,85 @@ def test_offsets_in_their_unit_always_hold(data: st.DataObject) -> None:
 def test_an_offset_inside_a_character_is_no_place(unit: str) -> None:
     measured = Measured("a🚆b")
     assert measured.code_point(2, unit) is None and measured.code_point(5 if unit == "UTF-8 bytes" else 3, unit) == 2
+
+
+# --- the other Anthropic locations -------------------------------------------------------------
+
+
+def test_search_results_in_tool_results_and_documents_after_them_are_counted_in_order() -> None:
+    result = {
+        "type": "search_result",
+        "source": "https://example.org/kiosk",
+        "title": "Kiosk hours",
+        "content": [
+            {"type": "text", "text": "The kiosk opens at five."},
+            {"type": "text", "text": "It closes at ten."},
+        ],
+    }
+    request = {
+        "messages": [
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [result]}]},
+            {"role": "user", "content": anthropic_request(PROSE)["messages"][0]["content"]},
+        ]
+    }
+    search = {
+        "type": "search_result_location",
+        "cited_text": "The kiosk opens at five.It closes at ten.",
+        "search_result_index": 0,
+        "start_block_index": 0,
+        "end_block_index": 2,
+        "source": "https://example.org/kiosk",
+    }
+    response = anthropic_response(
+        [("Five to ten.", [search]), (" Tokyo at five.", [char(PROSE, "東京駅の売店は午前五時に開きます。")])]
+    )
+    session, report = sourcecheck.import_citations("anthropic", response, request=request)
+    assert_faithful(session, report)
+    assert [p.text for p in report.placed] == [
+        "The kiosk opens at five.\nIt closes at ten.",
+        "東京駅の売店は午前五時に開きます。",
+    ]
+    assert [p.path for p in report.placed] == ["Kiosk-hours.txt", "Doc-0.txt"]
+
+
+def test_a_web_search_result_is_placed_in_the_page_given() -> None:
+    cited = {
+        "type": "web_search_result_location",
+        "cited_text": "opens at 6 h 30",
+        "url": "https://example.org/gare",
+        "title": "La gare",
+        "encrypted_index": "x",
+    }
+    response = anthropic_response([("It opens early.", [cited])])
+    _, without = sourcecheck.import_citations("anthropic", response)
+    assert without.exit_code == 1 and "https://example.org/gare" in without.left_out[0].reason
+    session, report = sourcecheck.import_citations(
+        "anthropic", response, documents={"gare.html.txt": "Le café ouvre à 6 h 30.\n"}
+    )
+    assert report.exit_code == 1  # named by neither its title nor its URL's last part
+    session, report = sourcecheck.import_citations("anthropic", response, documents={"gare": "Elle opens at 6 h 30.\n"})
+    assert_faithful(session, report)
+    assert report.placed[0].text == "opens at 6 h 30"
+
+
+def test_pdf_pages_split_by_form_feeds_choose_the_cited_page() -> None:
+    cited = {
+        "type": "page_location",
+        "cited_text": "Opening hours.",
+        "document_index": 0,
+        "document_title": "Guide",
+        "start_page_number": 2,
+        "end_page_number": 3,
+    }
+    pages = "Opening hours.\nPage one.\n\fOpening hours.\nPage two.\n\fOpening hours.\nPage three.\n"
+    session, report = sourcecheck.import_citations(
+        "anthropic", anthropic_response([("Hours.", [cited])]), documents={"Guide.txt": pages}
+    )
+    assert_faithful(session, report)
+    assert report.placed[0].line == 3  # page two's
+
+
+def test_a_citation_of_an_unknown_type_is_named() -> None:
+    response = anthropic_response([("Hm.", [{"type": "audio_location", "cited_text": "x"}])])
+    _, report = sourcecheck.import_citations("anthropic", response)
+    assert report.exit_code == 1 and 'a citation of type "audio_location"' in report.left_out[0].reason

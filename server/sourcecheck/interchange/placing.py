@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,7 @@ class Doc:
     path: str
     content: str
     raw: str
-    shift: Any  # offset in raw (code points) -> offset in content
+    shift: Callable[[int], int]  # an offset in raw (code points) -> the same place in content
     document: Document
     measured: Measured
     own: bool = False  # made of a source's fallback text (the span is all of it)
