@@ -490,3 +490,16 @@ def test_a_citation_of_an_unknown_type_is_named() -> None:
     response = anthropic_response([("Hm.", [{"type": "audio_location", "cited_text": "x"}])])
     _, report = sourcecheck.import_citations("anthropic", response)
     assert report.exit_code == 1 and 'a citation of type "audio_location"' in report.left_out[0].reason
+
+
+def test_a_document_holding_the_answer_names_it_and_one_of_its_name_does_not() -> None:
+    response = anthropic_response([("Zoë opens early.", [char(PROSE, "Le café de la gare ouvre à 6 h 30.")])])
+    request = anthropic_request(PROSE)
+    session, _ = sourcecheck.import_citations(
+        "anthropic", response, request=request, documents={"reply.md": "Zoë opens early."}
+    )
+    assert session["documents"][0] == {"path": "reply.md", "content": "Zoë opens early."}
+    session, report = sourcecheck.import_citations(
+        "anthropic", response, request=request, documents={"answer.md": "other"}
+    )
+    assert session["documents"][0]["path"] == "answer-2.md" and "answer-2.md" in report.notes[0]

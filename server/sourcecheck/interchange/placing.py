@@ -458,16 +458,37 @@ def quote(citation: Citation) -> str | None:
     return citation.at.quoted if citation.at is not None else None
 
 
+def answer_place(content: str, given: Sequence[Given], wanted: str) -> tuple[str, str | None]:
+    """The answer's path: that of a ``--document`` holding the answer's text, else the one
+    wanted, else (a ``--document`` of that path holds other text) one beside it; and what to
+    say of it."""
+    same = next((g for g in given if g.content == content), None)
+    if same is not None:
+        return same.path, None
+    if any(g.path == wanted for g in given):
+        stem, dot, extension = wanted.rpartition(".")
+        number = 2
+        while any(g.path == f"{stem}-{number}.{extension}" if dot else f"{wanted}-{number}" for g in given):
+            number += 1
+        path = f"{stem}-{number}.{extension}" if dot else f"{wanted}-{number}"
+        return path, f"--document {named(wanted)} is not the answer's text, so the answer is {named(path)}"
+    return wanted, None
+
+
 def build(cited: Cited, given: Sequence[Given], answer: str = ANSWER) -> tuple[dict[str, Any], ImportReport]:
     """The session ``cited`` makes with the documents ``given``, and the report of what was
     placed, what was placed by its text (a mismatch) and what could not be placed."""
+    notes: list[str] = []
+    if cited.answer is not None:
+        answer, said_of_it = answer_place(normalized(cited.answer.text or "")[0], given, answer)
+        notes += [said_of_it] if said_of_it else []
     builder = Builder(cited, given, answer)
     if cited.answer is not None:  # the answer is a document of the session, cited or not
         builder.use(builder.docs.setdefault(cited.answer.key, builder.doc_at(answer, cited.answer.text or "")))
     for segment in cited.segments:
         builder.segment(segment)
     session = builder.session()
-    notes = list(cited.notes) + builder.notes
+    notes = list(cited.notes) + notes + builder.notes
     if builder.placeholders:
         notes.append(
             f"{builder.placeholders} of the sources {'has' if builder.placeholders == 1 else 'have'} the placeholder "
