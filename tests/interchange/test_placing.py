@@ -503,3 +503,10 @@ def test_a_document_holding_the_answer_names_it_and_one_of_its_name_does_not() -
         "anthropic", response, request=request, documents={"answer.md": "other"}
     )
     assert session["documents"][0]["path"] == "answer-2.md" and "answer-2.md" in report.notes[0]
+
+
+def test_a_gemini_support_citing_no_chunk_is_named() -> None:
+    response = gemini_response(ANSWER, [("In Tokyo the kiosk opens at five.", [], None)], [])
+    session, report = sourcecheck.import_citations("gemini", response)
+    assert report.exit_code == 1 and report.left_out[0].reason == "it names no grounding chunk"
+    assert report.left_out[0].text == "In Tokyo the kiosk opens at five." and session["annotations"] == []

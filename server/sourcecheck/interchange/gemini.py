@@ -147,6 +147,9 @@ def supports(prefix: str, metadata: dict[str, Any], bytes_at: list[int | None]) 
                 why = f"it names grounding chunk {chunk_index!r}, which the response does not have"
             score = scores[k] if k < len(scores) and isinstance(scores[k], (int, float)) else None
             citations.append(Citation(at, pointer, score, why_not=why))
+        if not citations:
+            left.append(LeftOut(where, "it names no grounding chunk", text=claim.quoted))
+            continue
         segments.append(Segment(where, claim, tuple(citations)))
     return segments, left
 
