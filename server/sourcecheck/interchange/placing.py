@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from ..core.queries import DEFAULT_CONFIDENCE
 from ..core.refs import Boundaries, Uncitable, cite, nearest_line
@@ -103,8 +104,6 @@ def given_names(given: Given) -> set[str]:
 def source_names(source: Source) -> set[str]:
     """What a source may be called: its names, and for a URL its last part, with and without
     its extension."""
-    from urllib.parse import unquote, urlsplit
-
     names = {name for name in source.names if name}
     for name in list(names):
         if "://" in name:
@@ -220,9 +219,6 @@ def choose(doc: Doc, pointer: Pointer, found: list[int]) -> int | None:
     return min(found, key=lambda at: (abs(at - near), at))
 
 
-_EDGE = re.compile(r"^\s*\n\s*|\s*\n\s*$")
-
-
 def trim(content: str, span: Span) -> tuple[int, int, str | None]:
     """The span without the whitespace holding a line break at either end (a ref cannot start
     or end on one), and what was cut, said (None: nothing)."""
@@ -283,7 +279,7 @@ class Builder:
         names = source_names(source)
         matches = [given for given in self.given if names & given_names(given)]
         if len(matches) > 1:
-            listed = ", ".join(repr(given.path) for given in matches)
+            listed = ", ".join(named(given.path) for given in matches)
             return f"{len(matches)} --document files are named like {source.label}: {listed}; give one"
         return matches[0] if matches else None
 
@@ -497,7 +493,7 @@ def build(cited: Cited, given: Sequence[Given], answer: str = ANSWER) -> tuple[d
     unused = [g.path for g in given if g.path not in builder.paths]
     if unused:
         notes.append(
-            "no citation points into --document " + ", ".join(map(repr, unused)) + "; not added to the session"
+            "no citation points into --document " + ", ".join(map(named, unused)) + "; not added to the session"
         )
     dropped = builder.unwritten
     if dropped:
