@@ -8,6 +8,8 @@
 :func:`check` checks one session (JSON text, bytes, a path or a parsed dict) and
 :func:`check_lines` each session of JSON Lines; the report's parts are the typed objects
 below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api.py``).
+:func:`import_citations` makes a session of a model's cited answer (or of Web Annotations)
+and :func:`export_w3c` writes one as Web Annotations.
 """
 
 __version__ = "0.1.0"
@@ -19,6 +21,8 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     Edit,
     Finding,
     Fix,
+    Imported,
+    ImportReport,
     Point,
     Position,
     Range,
@@ -30,6 +34,8 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     VerdictName,
     check,
     check_lines,
+    export_w3c,
+    import_citations,
     text_of,
 )
 
@@ -40,6 +46,8 @@ __all__ = [
     "Edit",
     "Finding",
     "Fix",
+    "ImportReport",
+    "Imported",
     "Point",
     "Position",
     "Range",
@@ -52,5 +60,7 @@ __all__ = [
     "__version__",
     "check",
     "check_lines",
+    "export_w3c",
+    "import_citations",
     "text_of",
 ]

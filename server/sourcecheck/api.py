@@ -28,12 +28,14 @@ analysis, and a report is never changed once made.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, cast
 
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
 from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
@@ -47,7 +49,14 @@ from .core.session import Ref as _Ref
 from .core.session import ResolvedRef, pointer
 from .core.verdicts import VERDICTS, WEAK
 from .core.verdicts import Coverage as _Coverage
-from .disk import MAX_SIZE_MB
+from .disk import MAX_SIZE_MB, ReadRefused, normalized, read_bytes, read_document
+from .disk import decode as decode_bytes
+from .interchange import ANSWER as _ANSWER
+from .interchange import FORMATS as _FORMATS
+from .interchange import checked as _checked
+from .interchange import import_wire as _import_wire
+from .interchange import parse as _parse
+from .interchange.model import Given, ImportReport
 
 Severity = Literal["error", "warning", "hint"]
 """How bad a finding is: an ``error`` fails the check, a ``warning`` or a ``hint`` does not."""
@@ -733,6 +742,94 @@ def too_large(name: str, size: int, max_size_mb: int) -> Checked:
     )
 
 
+# --- import and export (RULES.md, `import` and `export`; the formats are interchange/'s) -------
+
+Value = str | bytes | os.PathLike[str] | dict[str, Any] | list[Any]
+"""A response, request or session: JSON text, its bytes, a path, or a parsed value."""
+
+
+class Imported(NamedTuple):
+    """What :func:`import_citations` made: the ``session`` (a dict) and the ``report`` of what
+    was placed, placed by its text (``mismatched``) and left out, with why."""
+
+    session: dict[str, Any]
+    report: ImportReport
+
+
+def _text(value: Value, what: str) -> str:
+    if isinstance(value, os.PathLike):
+        try:
+            data = read_bytes(os.fspath(value))
+            return decode_bytes(data, f"{what} is UTF-8")
+        except ReadRefused as refusal:
+            raise ValueError(f"{os.fspath(value)}: {refusal.reason}") from None
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (dict, list)):
+        return dumps(value, indent=False).decode("utf-8")
+    raise TypeError(
+        f"{what} is JSON text (str), bytes, a path (os.PathLike) or a parsed value, not {type(value).__name__}"
+    )
+
+
+def _given(documents: Mapping[str, str] | Iterable[os.PathLike[str]] | None) -> list[Given]:
+    """The documents given: a mapping of session paths to their text, or files to read."""
+    if documents is None:
+        return []
+    if isinstance(documents, Mapping):
+        return [
+            Given(path, normalized(text)[0], Path(os.path.abspath(path)).as_uri()) for path, text in documents.items()
+        ]
+    found = []
+    for path in documents:
+        name = os.fspath(path)
+        try:
+            read = read_document(name)
+        except ReadRefused as refusal:
+            raise ValueError(f"{name}: {refusal.reason}") from None
+        found.append(Given(Path(name).as_posix(), read.content, Path(os.path.abspath(name)).as_uri()))
+    return found
+
+
+def import_citations(
+    format: str,
+    response: Value,
+    *,
+    request: Value | None = None,
+    documents: Mapping[str, str] | Iterable[os.PathLike[str]] | None = None,
+    answer: str = _ANSWER,
+) -> Imported:
+    """The session a model's response (or Web Annotations) makes, as ``sourcecheck import``
+    makes it, and the report of what was placed, mismatched (placed by its text) and left out.
+
+    ``format``: ``anthropic``, ``gemini``, ``cohere`` or ``w3c``. ``request``: the request the
+    response answers (its documents, for ``anthropic``; documents by id, for ``cohere``).
+    ``documents``: texts the citations point into that the response does not carry, by
+    session path (a web page, a PDF's text, a file of a file search; for ``w3c`` every
+    document), or files to read. Raises ``ValueError`` for a format it does not know or a
+    response that is not one."""
+    if format not in _FORMATS:
+        raise ValueError(f"format is one of {', '.join(_FORMATS)}, not {format!r}")
+    wire = _parse(_text(response, "the response"))
+    parsed_request = json.loads(_text(request, "the request")) if request is not None else None
+    session, report = _import_wire(format, wire, parsed_request, _given(documents), answer)
+    return Imported(session, _checked(dumps(session, indent=True).decode("utf-8"), report))
+
+
+def export_w3c(session: Value, *, base: str | None = None, name: str = "session") -> dict[str, Any]:
+    """The W3C Web Annotations of a session, as ``sourcecheck export w3c`` writes them (an
+    ``AnnotationCollection``): ``base`` is the URI its documents' paths are under (by default
+    the current folder's ``file:`` URI), ``name`` the session's, for the collection's id.
+    Raises ``ValueError`` (``interchange.w3c.Unexportable``, each problem in ``problems``) for
+    a session that does not check clean."""
+    folder = base if base is not None else Path.cwd().as_uri()
+    writer = _FORMATS["w3c"].write
+    assert writer is not None
+    return writer(_text(session, "the session"), folder.rstrip("/") + "/", name)
+
+
 __all__ = [
     "FAIL_ON",
     "Applicability",
@@ -749,8 +846,12 @@ __all__ = [
     "Severity",
     "Verdict",
     "VerdictName",
+    "ImportReport",
+    "Imported",
     "check",
     "check_lines",
+    "export_w3c",
+    "import_citations",
     "report_json",
     "report_payload",
     "text_of",

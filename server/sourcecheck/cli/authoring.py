@@ -6,6 +6,8 @@
     sourcecheck show SESSION PATH             the document, its cited spans marked
     sourcecheck sync SESSION [--check]        re-read the documents' files; report refs that moved
     sourcecheck report SESSION [-o FILE]      the review report, one HTML page (cli/report.py)
+    sourcecheck import FORMAT RESPONSE -o SESSION   a session of a model's cited answer (cli/importing.py)
+    sourcecheck export w3c SESSION [-o OUT]   the session as W3C Web Annotations (cli/importing.py)
 
 A document made by ``new`` keeps its path as given (POSIX-style); ``sync`` reads that path
 from the session file's folder. Nothing else is recorded: a document has only ``path`` and
@@ -33,7 +35,7 @@ from ..core.display import Parser, visible
 from ..core.explain import coverage_of, uncited_title
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
-from . import adding, report
+from . import adding, importing, report
 from .citing import find_document, make_ref, read_text_argument
 from .files import (
     Refused,
@@ -48,7 +50,7 @@ from .files import (
 from .syncing import run_sync
 from .wording import dump_json, plural, quoted
 
-COMMANDS = ("new", "add", "ref", "show", "sync", "report")
+COMMANDS = ("new", "add", "ref", "show", "sync", "report", "import", "export")
 
 
 def is_command(argv: Sequence[str]) -> bool:
@@ -446,6 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.set_defaults(run=run_sync)
     adding.add_parser(commands)
+    importing.add_parsers(commands)
     return parser
 
 

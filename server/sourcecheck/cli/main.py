@@ -366,6 +366,10 @@ def epilog() -> str:
   sourcecheck show SESSION PATH [--uncited] a document with its cited (or uncited) text marked
   sourcecheck sync SESSION [--check]        carry the refs across changes to the documents' files
   sourcecheck report SESSION [-o FILE]      the review report, one HTML page
+  sourcecheck import FORMAT RESPONSE -o SESSION
+                                            a session of a model's cited answer (anthropic, gemini,
+                                            cohere) or of W3C Web Annotations (w3c)
+  sourcecheck export w3c SESSION [-o OUT]   the session as W3C Web Annotations
 
 A first argument that names a command runs it, unless a file of that name exists in the
 current folder: then that file is checked (write ./new to make that explicit).
