@@ -27,8 +27,8 @@ import os
 import stat
 import sys
 import sysconfig
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -41,7 +41,7 @@ from ..core.analysis import Analysis
 from ..core.display import Parser, visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Severity
-from . import authoring, fixing
+from . import authoring, fixing, folders
 from .ci_formats import (
     github_failing,
     github_lines,
@@ -174,6 +174,7 @@ class Options:
     fail_on: frozenset[str] = frozenset()
     several: bool = False  # more than one input: each JSON object says its "file"
     lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
+    fail_on_of: Mapping[str, frozenset[str]] = field(default_factory=dict)  # by file, from its configuration
 
 
 def render(name: str, data: bytes | None, options: Options) -> Rendered:
@@ -197,7 +198,7 @@ def rendered(
     Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with."""
     if _keeping == os.getpid():
         _kept[:] = [checked]  # see console()
-    checked.fail_on = options.fail_on
+    checked.fail_on = options.fail_on_of.get(file, options.fail_on)
     fmt, colour = options.fmt, options.colour
     note = (
         f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}"
@@ -389,7 +390,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=epilog(),
     )
     parser.add_argument(
-        "files", nargs="*", metavar="FILE", help="session files to check; '-' or none reads standard input"
+        "files",
+        nargs="*",
+        metavar="PATH",
+        help="session files, or folders to check every *.sourcecheck.json and *.sourcecheck.jsonl under "
+        "(.gitignore honoured); '-' or none reads standard input",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json"
@@ -448,6 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--diff", action="store_true", help="print the fixes as a unified diff instead of writing them (implies --fix)"
     )
+    folders.add_arguments(parser)
     parser.add_argument("--version", action="version", version=f"sourcecheck {__version__}")
     return parser
 
@@ -520,10 +526,22 @@ def run(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     if authoring.is_command(arguments):
         return authoring.main(arguments)
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_intermixed_args(argv)  # options and paths in any order
     gc.disable()
-    fmt = args.format or ("json" if args.json else "human")
-    files = args.files or ["-"]
+    try:
+        paths = folders.resolve(args, args.files or ["-"])
+    except Refused as refusal:
+        sys.stderr.write(f"sourcecheck: {refusal.message}\n")
+        return refusal.code
+    if args.show_files:
+        sys.stdout.write("".join(line + "\n" for line in paths.shown))
+        return 0
+    for folder in paths.empty:
+        sys.stderr.write(f"sourcecheck: {visible(folder)}: holds no session (*.sourcecheck.json, *.jsonl)\n")
+    if not paths.files:
+        return 0
+    fmt = args.format or ("json" if args.json else None) or paths.output_format or "human"
+    files = paths.files
     if "-" in files and sys.stdin is not None and sys.stdin.isatty():
         sys.stderr.write(
             "sourcecheck: no file given and standard input is a terminal; try: sourcecheck FILE (or --help)\n"
@@ -548,6 +566,7 @@ def run(argv: list[str] | None = None) -> int:
         fail_on,
         several=len(files) > 1,
         lines_out=fmt == "json" and lines,
+        fail_on_of={} if args.fail_on else paths.fail_on,  # --fail-on wins over each file's configuration
     )
     if args.fix or args.diff or args.unsafe_fixes:
         if lines:
