@@ -157,8 +157,9 @@ def stdin_log(folder: Path) -> dict[str, Any]:
 
 def unreadable_log(folder: Path) -> dict[str, Any]:
     (folder / "latin1.json").write_bytes(b'{"documents": "\xe9"}')
-    (folder / "a folder").mkdir(exist_ok=True)
-    return sourcecheck_sarif("missing.json", "latin1.json", "a folder", str(folder / "missing #2.json"), cwd=folder)
+    return sourcecheck_sarif(
+        "missing.json", "latin1.json", "a missing file.json", str(folder / "missing #2.json"), cwd=folder
+    )
 
 
 CASES: dict[str, Callable[[Path], dict[str, Any]]] = {
@@ -263,13 +264,13 @@ def test_unreadable_files_keep_their_message_and_get_a_valid_uri(tmp_path):
     assert [r["message"]["text"].split(":")[0] for r in results] == [
         "missing.json",
         "latin1.json",
-        "a folder",
+        "a missing file.json",
         str(tmp_path / "missing #2.json"),
     ]
     assert [loc["uri"] for loc in artifact_uris(log)] == [
         "missing.json",
         "latin1.json",
-        "a%20folder",
+        "a%20missing%20file.json",
         (tmp_path / "missing #2.json").as_uri(),
     ]
     assert {r["ruleId"] for r in results} == {"unreadable"}
