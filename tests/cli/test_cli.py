@@ -137,7 +137,7 @@ def test_several_files_exit_with_the_worst():
 )
 def test_unreadable_input_is_exit_2_with_one_line_and_no_traceback(tmp_path, content, reason):
     target = tmp_path / "input.json"
-    elif content is not None:
+    if content is not None:
         target.write_bytes(content)
     for args in ([target], ["--json", target]):
         result = run(*args)
