@@ -248,12 +248,20 @@ def session_text(value: Any) -> str:
 class started:
     """``async with started(capabilities) as editor``: a server for one custom client."""
 
-    def __init__(self, capabilities: types.ClientCapabilities) -> None:
+    def __init__(self, capabilities: types.ClientCapabilities, folder: Any = None) -> None:
         self.capabilities = capabilities
+        self.folder = folder  # a workspace folder (a pathlib.Path), if the editor opened one
 
     async def __aenter__(self) -> Editor:
         self.client = await SERVER.start()
-        result = await self.client.initialize_session(types.InitializeParams(capabilities=self.capabilities))
+        folders = (
+            [types.WorkspaceFolder(uri=self.folder.as_uri(), name=self.folder.name)]
+            if self.folder is not None
+            else None
+        )
+        result = await self.client.initialize_session(
+            types.InitializeParams(capabilities=self.capabilities, workspace_folders=folders)
+        )
         return Editor(self.client, result)
 
     async def __aexit__(self, *exc: object) -> None:

@@ -74,6 +74,7 @@ class RefDrift:
     place_count: int = 0  # how many such places there are (``places`` lists MAX_PLACES at most)
     at: int | None = None  # a deleted ref: the new content's offset where its text was
     between: bool = False  # a deleted ref: its lines went whole (``at`` is between two lines)
+    where: tuple[int, int] | None = None  # kept, moved, edited: the new content's offsets of ``now``
 
     @property
     def pointer(self) -> str:
@@ -237,24 +238,25 @@ def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
     if moved is not None and _same_edges(old, start, end, content, *moved):
         anchor, reason = _place(new, *moved, ref)
         if anchor is not None:
-            return RefDrift(ref, "kept", was, was, anchor)
-        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}")
+            return RefDrift(ref, "kept", was, was, anchor, where=moved)
+        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}", where=moved)
     place = aligned_text(alignment, old, content, start, end)
     if place is not None and content[place[0] : place[1]] == was:  # its very text, aligned in pieces
         anchor, reason = _place(new, *place, ref)
         if anchor is not None:
-            return RefDrift(ref, "kept", was, was, anchor)
-        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}")
+            return RefDrift(ref, "kept", was, was, anchor, where=place)
+        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}", where=place)
     inserted, before = _places(old, start, end, new, alignment)
     found = sorted(inserted + before)
     if len(inserted) == 1:
         anchor, reason = _place(new, inserted[0], inserted[0] + len(was), ref)
+        there = (inserted[0], inserted[0] + len(was))
         if anchor is not None:
-            return RefDrift(ref, "moved", was, was, anchor)
+            return RefDrift(ref, "moved", was, was, anchor, where=there)
         line = new.line_of_offset(inserted[0])
         return RefDrift(
             ref, "edited", was, was, None, f"its text moved to line {line}, but {reason}",
-            (Place(inserted[0], line, None),), 1,
+            (Place(inserted[0], line, None),), 1, where=there,
         )  # fmt: skip
     places = tuple(
         Place(at, new.line_of_offset(at), _place(new, at, at + len(was), ref)[0]) for at in found[:MAX_PLACES]
@@ -265,7 +267,7 @@ def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
         between = not alignment.surviving(first, len(old) if last < 0 else last)
         return RefDrift(ref, "deleted", was, None, None, None, places, len(found), where, between)
     anchor, reason = _place(new, *place, ref)
-    return RefDrift(ref, "edited", was, content[place[0] : place[1]], anchor, reason, places, len(found))
+    return RefDrift(ref, "edited", was, content[place[0] : place[1]], anchor, reason, places, len(found), where=place)
 
 
 # --- what happens to each document ---------------------------------------------------------
@@ -441,7 +443,7 @@ def _changed(
             if found.ref is not ref:  # the same ref, elsewhere in the file now
                 found = RefDrift(
                     ref, found.state, found.was, found.now, found.anchor, found.reason, found.places,
-                    found.place_count, found.at, found.between,
+                    found.place_count, found.at, found.between, found.where,
                 )  # fmt: skip
         else:
             found = carry(ref, alignment, new)

@@ -114,6 +114,8 @@ class View:
     # and how many times those files were read with a change (part of a pull report's id).
     drift: Drift | None = None
     drift_version: int = 0
+    # The workspace's other sessions (lsp/workspaces.py), for what crosses sessions; None in a test.
+    elsewhere: Any = None
 
     @classmethod
     def of(
@@ -244,6 +246,7 @@ class Feature(Generic[P, R]):
     needs: Callable[[Settings], bool] | None = None
     when: Callable[[Client], bool] | None = None
     shown: Callable[[Shown, P], R] | None = None  # the same request about a document view
+    article: Callable[[Any, P], R] | None = None  # the same request about a file sessions cite
     echo: bool = False  # with no view, answer with the params themselves (a lens to resolve)
     off_loop: bool = False  # made in a thread of its own (long: the review of a big session)
 

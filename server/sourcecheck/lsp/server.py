@@ -17,8 +17,9 @@ import os
 import pathlib
 import re
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any, BinaryIO
 
 from lsprotocol import types
@@ -45,6 +46,7 @@ from .features import (
     status,
     symbols,
 )
+from .features import article as features_article
 from .files import Disk, guarded
 from .protocol import SourceCheckProtocol
 from .runtime import COLLECTOR
@@ -52,6 +54,7 @@ from .settings import Settings
 from .stdio import serve
 from .sync import DocumentStore, OpenDocument
 from .wire import WrittenDiagnostics
+from .workspaces import Workspace
 
 log = logging.getLogger("sourcecheck")
 READY_TIMEOUT = 5.0
@@ -85,6 +88,9 @@ class SourceCheckServer(LanguageServer):
             self.documents, lambda: self.settings.max_file_size_mb, self.spawn, self.drift_changed, self.watch
         )
         self.watched: set[str] = set()  # session folders the client was asked to watch
+        # The workspace's sessions, open or not, and the files they cite (workspaces.py).
+        self.project = Workspace(self.documents, self.spawn, self.publish_closed, self.unpublish, self.refresh_articles)
+        self.article_refresh: asyncio.TimerHandle | None = None
         # One for requests that take long (the review of a big session), off the event loop.
         self.slow_requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-slow")
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
@@ -160,6 +166,9 @@ class SourceCheckServer(LanguageServer):
         document = self.documents.get(uri)
         if document is not None:
             self.disk.closed(document)
+            if document.named_session:
+                self.project.closed(uri)
+        self.project.forget(uri)
         self.documents.close(uri)
         if not self.client.pull_diagnostics and uri in self.published:
             self.published.discard(uri)
@@ -259,6 +268,7 @@ class SourceCheckServer(LanguageServer):
             document.memo,
             drift,
             document.disk.version if document.disk is not None and drift is not None else 0,
+            self.project,
         )
 
     async def shown(self, uri: str, session_uri: str, path: str) -> Shown | None:
@@ -277,6 +287,7 @@ class SourceCheckServer(LanguageServer):
         result never follows a new one."""
         version = document.version
         uri = document.uri
+        items: Sequence[types.Diagnostic]
         if document.too_large(self.settings.max_file_size_mb):
             if not document.looks_like_session():
                 return
@@ -288,17 +299,63 @@ class SourceCheckServer(LanguageServer):
                 return
             if document.is_session:
                 self.disk.wanted(document)
+                self.session_changed(document)
                 await self.disk.drift_ready(document)
                 if self.documents.get(uri) is not document or document.version != version:
                     return
             view = self.view_of(document) if document.is_session else None
-            if view is None and uri not in self.published:
-                return  # other JSON files hear nothing from us
-            items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
+            article = self.article_of(document) if view is None else None
+            if view is None and article is None and uri not in self.published:
+                return  # other files hear nothing from us
+            if article is not None:
+                items = features_article.diagnostics(article)
+            else:
+                items = diagnostics.diagnostics(view) if view is not None else WrittenDiagnostics()
         self.published.add(uri)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
         )
+
+    def publish_closed(self, uri: str, analysis: Analysis) -> None:
+        """Push the diagnostics of a session of the workspace that is not open (its file's)."""
+        view = View(uri, 0, analysis, self.client, self.settings)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics.diagnostics(view))
+        )
+
+    def unpublish(self, uri: str) -> None:
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def article_of(self, document: OpenDocument) -> Any:
+        """The open file seen from the sessions citing it (``features/article.py``), if any cite it."""
+        if document.is_view or document.looks_like_session():
+            return None
+        return self.project.article(document, self.client)
+
+    def session_changed(self, document: OpenDocument) -> None:
+        """A session's newest analysis: the workspace knows it, and the open files it cites
+        show it (their hints and diagnostics, once typing pauses)."""
+        self.project.opened(document, document.analysis)
+        if self.article_refresh is None:
+            self.article_refresh = asyncio.get_running_loop().call_later(
+                REFRESH_DELAY, lambda: self.spawn(guarded_call("refreshing cited files", self.refresh_articles()))
+            )
+
+    async def refresh_articles(self) -> None:
+        """Show the open cited files' hints and diagnostics again (after a session changed)."""
+        self.article_refresh = None
+        for uri in self.documents.uris():
+            document = self.documents.get(uri)
+            if document is None or self.article_of(document) is None:
+                continue
+            if not self.client.pull_diagnostics:
+                await self.publish(document)
+        if self.client.pull_diagnostics and self.client.diagnostic_refresh:
+            try:
+                await self.workspace_diagnostic_refresh_async(None)
+            except Exception as error:
+                log.debug("the client did not refresh diagnostics: %s", error)
+        await self.refresh_views()
 
     async def publish_if_current(self, document: OpenDocument, version: int) -> None:
         if self.documents.get(document.uri) is document and document.version == version:
@@ -370,6 +427,10 @@ guarded_call = guarded
 
 def on_initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None:
     ls.client = Client.negotiated(params.capabilities, ls.workspace.position_encoding)
+    ls.project.initialize(params)
+    window = params.capabilities.window
+    if window is not None and window.work_done_progress:
+        ls.project.progress = partial(report_progress, ls)
     for entry in FEATURES:
         if entry.when is not None and entry.when(ls.client):
             ls.feature(entry.method, entry.options)(guard(ls, entry))
@@ -381,15 +442,36 @@ def on_initialize(ls: SourceCheckServer, params: types.InitializeParams) -> None
     )
 
 
+async def report_progress(ls: SourceCheckServer, kind: str, message: str, percentage: int | None) -> None:
+    """The workspace's scan, as the client shows work in progress (``$/progress``)."""
+    token = "sourcecheck-workspace"
+    if kind == "begin":
+        try:
+            await ls.work_done_progress.create_async(token)
+        except Exception as error:
+            log.debug("the client refused a progress token: %s", error)
+            return
+        ls.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title="SourceCheck", message=message, percentage=0)
+        )
+    elif kind == "report":
+        ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=percentage))
+    else:
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+
+
 async def on_initialized(ls: SourceCheckServer, params: types.InitializedParams) -> None:
     ls.spawn(ls.collect_when_idle())
     ls.spawn(ls.disk.poll())
+    ls.spawn(guarded_call("indexing the workspace", ls.project.scan()))
+    ls.spawn(guarded_call("looking at the workspace's sessions", ls.project.look()))
     await ask_settings(ls)
 
 
 def on_shutdown(ls: SourceCheckServer, params: None) -> None:
     ls.documents.stop_all()  # else exiting waits for the worker to finish an analysis
     ls.disk.stop()
+    ls.project.stop()
 
 
 async def on_configuration(ls: SourceCheckServer, params: types.DidChangeConfigurationParams) -> None:
@@ -425,10 +507,12 @@ async def ask_settings(ls: SourceCheckServer) -> None:
 def on_files_changed(ls: SourceCheckServer, params: types.DidChangeWatchedFilesParams) -> None:
     for change in params.changes:
         ls.disk.file_changed(change.uri)
+        ls.project.file_changed(change.uri)
 
 
 def on_saved(ls: SourceCheckServer, params: types.DidSaveTextDocumentParams) -> None:
     ls.disk.file_changed(params.text_document.uri)
+    ls.project.file_changed(params.text_document.uri)
 
 
 def glob_escape(path: str) -> str:
@@ -449,6 +533,10 @@ async def pull_diagnostics(
             else WrittenDiagnostics()
         )
         return types.RelatedFullDocumentDiagnosticReport(items=items)
+    if document is not None:
+        article = ls.article_of(document)
+        if article is not None:
+            return types.RelatedFullDocumentDiagnosticReport(items=features_article.diagnostics(article))
     view = await ls.view(uri, wait=True)  # diagnostics are worth waiting for
     if view is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -499,7 +587,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
         when=lambda client: client.pull_diagnostics,
     ),
-    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover),
+    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover, article=features_article.hover),
     Feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         together(actions.code_actions, drift.drift_actions, cite.in_session),
@@ -508,6 +596,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
             code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, cite.KIND]
         ),
         shown=cite.in_view,
+        article=features_article.code_actions,
     ),
     Feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -515,7 +604,8 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         completion.NOTHING,
         types.CompletionOptions(trigger_characters=['"', ":", "{"]),
     ),
-    Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition),
+    Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition, article=features_article.definition),
+    Handler(types.WORKSPACE_SYMBOL, lambda ls, params: ls.project.symbols(params.query, ls.client), []),
     Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
     Feature(types.TEXT_DOCUMENT_REFERENCES, navigation.references, []),
     Feature(types.TEXT_DOCUMENT_PREPARE_RENAME, rename.prepare_rename),
@@ -535,6 +625,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         [],
         types.InlayHintOptions(resolve_provider=False),
         needs=lambda settings: settings.inlay_hints,
+        article=features_article.inlay_hints,
     ),
     Feature(status.SUMMARY, status.summary, None, uri=status.uri_of),
     Feature(review.REVIEW, review.review, None, uri=status.uri_of, off_loop=True),
@@ -577,6 +668,11 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
                     return entry.fallback
                 found = await ls.shown(uri or "", *shown)
                 return entry.shown(found, params) if found is not None else entry.fallback
+            opened = ls.documents.get(uri) if uri is not None else None
+            if entry.article is not None and opened is not None:
+                article = ls.article_of(opened)
+                if article is not None:
+                    return entry.article(article, params)
             view = await ls.view(uri) if uri is not None else None
             if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
                 return params if entry.echo else entry.fallback

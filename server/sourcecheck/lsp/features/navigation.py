@@ -74,4 +74,9 @@ def references(view: View, params: types.ReferenceParams) -> list[types.Location
         else:
             refs = [claim] if claim else []
     locations = [ref_location(view, ref) for ref in refs]
-    return [location for location in locations if location is not None]
+    places = [location for location in locations if location is not None]
+    here = found[0] if found is not None and inside is None and doc_path is None else None
+    if view.elsewhere is not None and here is not None and here.is_source and here.valid and here.span is not None:
+        # the claims of the workspace's other sessions citing the same passage
+        places += view.elsewhere.claims_citing(view.uri, here.doc_path or "", here.span, view.client)
+    return places
