@@ -390,3 +390,38 @@ def test_in_a_workspace_not_trusted_its_settings_cannot_choose_what_runs(tmp_pat
     assert seen["restricted"] is True, "the workspace was trusted: the test would prove nothing"
     assert not marks.exists(), marks.read_text()
     assert_works(seen)
+
+
+ARTICLE_CHECK = Path(__file__).with_name("vscode_article_check.mjs")
+
+
+@pytest.mark.editor
+def test_an_article_shows_its_claims_verdicts_and_its_session_follows_an_edit(code_server, tmp_path):
+    """The article as the surface, in real VS Code: article.md of a folder with two sessions
+    citing it shows its claims' verdicts (inlay hints) and a refuted claim (information);
+    typing into a claimed sentence is a warning on the spot, and its quick fix makes the
+    session cite the edited sentence."""
+    from tests.e2e.test_workspace import folder_of_sessions
+
+    folder = code_server.folder(FIXTURE, {"sourcecheck.server.path": str(BIN / "sourcecheck-ls")})
+    folder_of_sessions(folder)
+    line, column = 1, len("Orbit starts in 40 ms. It never drops a ") + 1
+    seen = code_server.drive(
+        ARTICLE_CHECK,
+        folder,
+        "article.md",
+        [f"{line}:{column}", "single ", "Accept this text in `a.sourcecheck.json`", "a.sourcecheck.json"],
+        tmp_path / "shots",
+        90000,
+    )
+    assert seen["error"] is None, f"{seen['error']} (screenshots in {tmp_path / 'shots'})"
+    shown = seen["lines"].replace("\xa0", " ")
+    assert "supported · 1 source" in shown and "refuted · 1 source" in shown, shown
+    assert seen["infos"] >= 1 and seen["warnings"] >= 1
+    from sourcecheck.core.analysis import Analysis
+
+    cited = [ref.text for ref in Analysis(seen["session"]).session.refs]
+    assert "It never drops a single frame." in cited, cited
+    keep = os.environ.get("SOURCECHECK_SCREENSHOTS")
+    if keep:
+        shutil.copytree(tmp_path / "shots", keep, dirs_exist_ok=True)

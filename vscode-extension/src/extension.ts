@@ -191,6 +191,9 @@ async function startServer(): Promise<void> {
       { scheme: "file", language: "jsonc" },
       { scheme: "untitled", language: "json" },
       { scheme: "file", pattern: "**/*.sourcecheck.json" },
+      // the files sessions cite (an article, its sources): their claims' verdicts where the writer writes
+      { scheme: "file", language: "markdown" },
+      { scheme: "file", language: "plaintext" },
       { scheme: VIEW_SCHEME }, // document views: text the server provides (workspace/textDocumentContent)
     ],
     outputChannel: output,
