@@ -217,3 +217,37 @@ def test_a_killed_worker_is_one_line_and_exit_2_not_a_traceback(many):
     assert process.returncode == 2, err.decode()[-2000:]
     assert b"Traceback" not in err and b"BrokenProcessPool" not in err
     assert err.decode().strip().endswith("Run again, or with --jobs 1")
+
+
+def test_a_pool_no_faster_than_checking_here_is_given_up_and_the_rest_checked_here(monkeypatch):
+    """On a machine other work keeps busy, the pool the default started checks more slowly
+    than this process did: after its probe it is given up, so the default is never much
+    slower than --jobs 1 (it was 0.90x on a busy machine)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    where: list[str] = []
+
+    def work(batch):
+        where.append("here")
+        time.sleep(0.002)
+        return [item * 2 for item in batch]
+
+    class Busy(ThreadPoolExecutor):
+        """A pool on busy cores: each batch takes long."""
+
+        def submit(self, fn, *args, **kwargs):  # type: ignore[override]
+            def slow(*a, **k):
+                time.sleep(0.05)
+                return [item * 2 for item in a[0]], where.append("pool")
+
+            return super().submit(lambda *a, **k: slow(*a, **k)[0], *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "DECIDE_AFTER", 0.01)  # a few batches here first: the rate to beat
+    monkeypatch.setattr(jobs, "PROBE_SECONDS", 0.2)
+    monkeypatch.setattr(jobs, "free_cores", lambda n, since=None: n)
+    monkeypatch.setattr(jobs, "pool", lambda n: Busy(max_workers=n))
+    batches = [(list(range(i * 10, i * 10 + 10)), 1000) for i in range(200)]
+    found = list(jobs.in_order(batches, work, 2, None, lambda: 10**12))
+    assert found == [i * 2 for i in range(2000)]
+    assert "pool" in where and where[-1] == "here"  # given up: the last batches were checked here
+    assert where.count("pool") < 40

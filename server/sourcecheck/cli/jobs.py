@@ -24,7 +24,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -139,6 +139,80 @@ def pool(jobs: int) -> ProcessPoolExecutor:
     )
 
 
+PROBE_SECONDS = 0.5
+"""How long a pool started by default runs before its rate is compared with the one here."""
+
+
+class _Run(Generic[Item, Result]):
+    """One :func:`in_order`: the batches checked here until a pool pays, then in the pool,
+    which is given up (by default) if it proves no faster than checking here was."""
+
+    def __init__(self, work: Callable[[list[Item]], list[Result]], jobs: int, parallel: bool | None) -> None:
+        self.work = work
+        self.jobs = jobs
+        self.parallel = parallel
+        self.executor: ProcessPoolExecutor | None = None
+        self.pending: deque[tuple[Future[list[Result]], int]] = deque()
+        self.local_bytes, self.local_seconds = 0, 0.0
+        self.pool_bytes, self.pool_since = 0, 0.0
+        self.given_up = False
+
+    def here(self, batch: list[Item], size: int) -> list[Result]:
+        began = time.perf_counter()
+        results = self.work(batch)
+        self.local_seconds += time.perf_counter() - began
+        self.local_bytes += size
+        return results
+
+    def start(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.executor = pool(jobs)
+        self.pool_since = time.perf_counter()
+
+    def taken(self) -> list[Result]:
+        """The oldest batch's results from the pool."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        future, size = self.pending.popleft()
+        try:
+            results = future.result()
+        except BrokenProcessPool:
+            raise WorkerDied() from None
+        self.pool_bytes += size
+        return results
+
+    def slower(self) -> bool:
+        """Whether the pool, started by default, has proved no faster than working here (a
+        busy machine: more processes only share its cores): then it is given up."""
+        if self.parallel is not None or self.local_seconds <= 0 or not self.local_bytes:
+            return False
+        running = time.perf_counter() - self.pool_since
+        if running < PROBE_SECONDS or self.pool_bytes == 0:
+            return False
+        return self.pool_bytes / running < self.local_bytes / self.local_seconds
+
+    def submit(self, batch: list[Item], size: int) -> Iterator[Result]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        assert self.executor is not None
+        try:
+            self.pending.append((self.executor.submit(self.work, batch), size))
+        except BrokenProcessPool:
+            raise WorkerDied() from None
+        if len(self.pending) >= self.jobs * IN_FLIGHT:
+            yield from self.taken()
+        if self.slower():
+            while self.pending:
+                yield from self.taken()
+            self.stop()
+            self.given_up = True
+
+    def stop(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+            self.executor = None
+
+
 def in_order(
     batches: Iterable[tuple[list[Item], int]],
     work: Callable[[list[Item]], list[Result]],
@@ -148,50 +222,37 @@ def in_order(
 ) -> Generator[Result, None, None]:
     """``work`` of each batch, in order: here, or in ``jobs`` worker processes (``work``
     must then be picklable): when there is more than one batch (``parallel``), never (False,
-    or one job), or when it pays (None, see the module's docstring). One batch is read ahead:
-    a last batch is never what starts the pool."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    executor: ProcessPoolExecutor | None = None
+    or one job), or when it pays (None, see the module's docstring; a pool that then checks
+    no faster than this process did is given up, so that the default is never slower than
+    ``--jobs 1`` but for the probe). One batch is read ahead: a last batch is never what
+    starts the pool."""
+    run: _Run[Item, Result] = _Run(work, jobs, parallel)
     decided = parallel is not None or jobs < 2
     began, idle_then = time.perf_counter(), cpu_times()
-    done = 0
-    pending: deque[Future[list[Result]]] = deque()
     ahead = iter(batches)
     following = next(ahead, None)
     try:
         while following is not None:
             (batch, size), following = following, next(ahead, None)
-            if executor is None and following is not None and jobs > 1:
+            if run.executor is None and not run.given_up and following is not None and jobs > 1:
                 if parallel:
-                    executor = pool(jobs)
+                    run.start(jobs)
                 elif not decided and time.perf_counter() - began >= DECIDE_AFTER:
                     decided = True
                     left = remaining()
-                    rate = (time.perf_counter() - began) / max(done, 1)
+                    rate = (time.perf_counter() - began) / max(run.local_bytes, 1)
                     if left is None or (left + size + following[1]) * rate >= PAYS_FROM:
                         free = free_cores(jobs, idle_then)
                         if free > 1:
-                            jobs = free
-                            executor = pool(jobs)
-            if executor is None:
-                yield from work(batch)
-                done += size
+                            run.start(free)
+            if run.executor is None:
+                yield from run.here(batch, size)
                 continue
-            try:
-                pending.append(executor.submit(work, batch))
-                if len(pending) >= jobs * IN_FLIGHT:
-                    yield from pending.popleft().result()
-            except BrokenProcessPool:
-                raise WorkerDied() from None
-        try:
-            while pending:
-                yield from pending.popleft().result()
-        except BrokenProcessPool:
-            raise WorkerDied() from None
+            yield from run.submit(batch, size)
+        while run.pending:
+            yield from run.taken()
     finally:
-        if executor is not None:
-            executor.shutdown(cancel_futures=True)
+        run.stop()
 
 
 __all__ = ["BATCH_BYTES", "WorkerDied", "batched", "die_with_parent", "in_order", "pool"]
