@@ -71,7 +71,7 @@ def unread_phrase(document: DocumentDrift) -> str:
     """The refs into a document whose file was not read, named."""
     refs = [ref for ref in document.refs if ref.state == "unread"]
     if not refs:
-        return "no ref cites it"
+        return "the refs into it are not checked against it"
     shown = ", ".join(visible(ref.pointer) for ref in refs[:5]) + (", …" if len(refs) > 5 else "")
     return f"{plural(len(refs), 'ref')} into it not checked against it ({shown})"
 

@@ -385,11 +385,14 @@ Alignments = dict[tuple[int, int], tuple[str, str, Alignment, Carried]]
 so that an identity reused by another string is never taken for it), and the refs carried."""
 
 
-def plan(analysis: Analysis, files: Mapping[str, FileState], alignments: Alignments | None = None) -> Drift:
+def plan(
+    analysis: Analysis, files: Mapping[str, FileState], alignments: Alignments | None = None, list_unread: bool = True
+) -> Drift:
     """What bringing each document of ``analysis`` (by path, as refs resolve against them) up
     to date with ``files[path]`` does to it and to the refs into it. ``alignments`` keeps the
     alignment of each changed content from one call to the next (the editor asks on every
-    version of the session)."""
+    version of the session); without ``list_unread``, the refs into a file that could not be
+    read are not listed (the editor, on every keystroke, says only that it is not read)."""
     refs_into: dict[str, list[Ref]] | None = None
     found = []
     used: set[tuple[int, int]] = set()
@@ -399,6 +402,9 @@ def plan(analysis: Analysis, files: Mapping[str, FileState], alignments: Alignme
             continue
         if isinstance(file, FileContent) and (file.content is document.content or file.content == document.content):
             found.append(DocumentDrift(document, "same", file))
+            continue
+        if isinstance(file, Unreadable) and not list_unread:
+            found.append(DocumentDrift(document, "missing" if file.missing else "unreadable", file))
             continue
         if refs_into is None:  # only when some document changed: a walk over every ref
             refs_into = {}

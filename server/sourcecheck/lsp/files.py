@@ -87,6 +87,8 @@ class SessionFiles:
     reading: asyncio.Event | None = None  # set when the read under way is done
     indexed: frozenset[str] = frozenset()  # the document paths in the Disk's index
     real: dict[str, str] = field(default_factory=dict)  # each path's real file, as last read
+    documents: frozenset[str] = frozenset()  # the session's document paths when last looked at
+    uncited: frozenset[str] = frozenset()  # those no ref cited then (never read)
     _drift: tuple[int, int, Drift] | None = field(default=None, repr=False)
     _alignments: Alignments = field(default_factory=dict, repr=False)
 
@@ -106,7 +108,10 @@ class SessionFiles:
         known = self._drift
         if known is not None and known[0] == analysis.serial and known[1] == version:
             return known[2]
-        drift = plan(analysis, files, self._alignments)
+        if not any(isinstance(state, FileContent) for state in files.values()):
+            drift = Drift(analysis, ())  # no file of it read: a session not written from files hears nothing
+        else:
+            drift = plan(analysis, files, self._alignments, list_unread=False)
         self._drift = (analysis.serial, version, drift)
         return drift
 
@@ -146,8 +151,12 @@ class Disk:
         if files is None:
             files = document.disk = SessionFiles(folder)
         session = document.analysis.session
+        documents = frozenset(session.by_path)
+        if documents == files.documents and files.indexed | files.uncited == documents:
+            return  # the same documents, each known cited or not (a keystroke in an annotation, say)
         cited = {ref.doc_path for ref in session.refs if ref.doc_path is not None}
-        paths = frozenset(path for path in session.by_path if path in cited)  # a document cited by nothing: never read
+        paths = frozenset(path for path in documents if path in cited)  # a document cited by nothing: never read
+        files.documents, files.uncited = documents, documents - paths
         if paths != files.indexed:
             self._reindex(document.uri, files, paths)
         missing = [path for path in paths if path not in files.files and path not in files.dirty]

@@ -85,6 +85,7 @@ class SessionIndex:
         self.open: dict[str, Analysis] = {}  # the sessions open in the editor, by absolute path
         self.citing: dict[str, dict[str, str]] = {}  # a cited file's real path -> {session path: document path}
         self._cites: dict[str, dict[str, str]] = {}  # a session's path -> its cited files (as in citing)
+        self._documents: dict[str, frozenset[str]] = {}  # a session's path -> its document paths then
         self.limit_mb = disk.MAX_SIZE_MB
 
     def discover(self) -> list[str]:
@@ -125,6 +126,12 @@ class SessionIndex:
         self._recite(path, indexed.analysis if indexed is not None else None)
 
     def _recite(self, path: str, analysis: Analysis | None) -> None:
+        documents = frozenset(analysis.session.by_path) if analysis is not None and analysis.is_session else None
+        if documents is not None and self._documents.get(path) == documents:
+            return  # the same documents: the same files (a keystroke in an annotation)
+        self._documents.pop(path, None)
+        if documents is not None:
+            self._documents[path] = documents
         for real in self._cites.pop(path, {}):
             holders = self.citing.get(real)
             if holders is not None:
