@@ -1250,6 +1250,29 @@ function M.is_session(bufnr)
   return head:find('"annotations"%s*:') ~= nil
 end
 
+local ARTICLE_TYPES = { markdown = true, text = true }
+
+--- Whether a Markdown or text buffer may be a file sessions cite: a session file lies in its
+--- folder or above it, or under its project's root (the server says which files are cited;
+--- a buffer no session cites hears nothing from it).
+function M.is_cited(bufnr)
+  if not ARTICLE_TYPES[vim.bo[bufnr].filetype] or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or not vim.fs or not vim.fs.find then
+    return false
+  end
+  local function session(file)
+    return file:match('%.sourcecheck%.json$') ~= nil
+  end
+  local dir = vim.fs.dirname(name)
+  if #vim.fs.find(session, { upward = true, path = dir, type = 'file', limit = 1 }) > 0 then
+    return true
+  end
+  return #vim.fs.find(session, { path = M.root_dir(bufnr), type = 'file', limit = 1 }) > 0
+end
+
 --- Where sourcecheck-ls comes from (said when it cannot be found).
 M.INSTALL = 'Install it from a clone of the sourcecheck repository: `pipx install /path/to/the/clone` '
   .. "(or the wheel built from it, see the README's Installing section), or run scripts/demo in "
@@ -1318,7 +1341,7 @@ end
 
 --- Start (or reuse) the server for a session buffer with vim.lsp.start (Neovim 0.8+).
 function M.start(bufnr)
-  if not has('0.8') or not M.is_session(bufnr) or not M.server_found() then
+  if not has('0.8') or not (M.is_session(bufnr) or M.is_cited(bufnr)) or not M.server_found() then
     return
   end
   api.nvim_buf_call(bufnr, function()
@@ -1338,13 +1361,14 @@ function M.autostart()
   M.autostarting = true
   api.nvim_create_autocmd('FileType', {
     group = api.nvim_create_augroup('sourcecheck.start', { clear = true }),
-    pattern = 'json',
+    pattern = { 'json', 'markdown', 'text' },
     callback = function(args)
       M.start(args.buf)
     end,
   })
   for _, bufnr in ipairs(api.nvim_list_bufs()) do
-    if api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == 'json' then
+    local filetype = vim.bo[bufnr].filetype
+    if api.nvim_buf_is_loaded(bufnr) and (filetype == 'json' or ARTICLE_TYPES[filetype]) then
       M.start(bufnr)
     end
   end
