@@ -101,3 +101,17 @@ def test_a_link_to_a_folder_is_not_walked_into(capsys, repository):
     (repository / "docs" / "loop").symlink_to(repository, target_is_directory=True)
     code, out, _ = sc(capsys, "--show-files", "docs")
     assert len(out.splitlines()) == 2
+
+
+def test_the_placeholder_confidence_of_a_configuration_is_what_add_and_import_give(capsys, repository):
+    (repository / "sourcecheck.toml").write_text("placeholder-confidence = 0.4\n")
+    (repository / "notes.txt").write_text("The flag is optional.\n")
+    (repository / "article.md").write_text("Flags are optional.\n")
+    assert sc(capsys, "new", "article.md", "notes.txt", "-o", "s.sourcecheck.json")[0] == 0
+    code, out, err = sc(
+        capsys, "add", "s.sourcecheck.json", "--claim", "article.md", "Flags are optional.", "--supports",
+        "notes.txt", "The flag is optional.",
+    )  # fmt: skip
+    assert code == 0, err
+    (source,) = json.loads((repository / "s.sourcecheck.json").read_text())["annotations"][0]["sources"]
+    assert source["confidence"] == 0.4

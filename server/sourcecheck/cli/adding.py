@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .. import workspace
 from ..core.analysis import Analysis
 from ..core.display import title_quote, visible
 from ..core.fixes import Edit as TextEdit
@@ -57,6 +59,14 @@ class Modifier(argparse.Action):
         if self.dest == "confidence" and refs[-1]["kind"] == "claim":
             parser.error("--confidence belongs to a source (--supports or --refutes), not to the claim")
         refs[-1][self.dest] = values
+
+
+def _configured_confidence(session: str) -> float | None:
+    """The ``placeholder-confidence`` of the session's configuration (``workspace.py``), if any."""
+    try:
+        return workspace.Configs().of(os.path.dirname(os.path.abspath(session))).placeholder_confidence
+    except workspace.ConfigError as error:
+        raise Refused(f"configuration: {error}") from None
 
 
 def confidence(value: str) -> float:
@@ -137,7 +147,8 @@ def run_add(args: argparse.Namespace) -> int:
         boundaries, text = make_ref(document, piece["text"], piece["line"], piece["occurrence"])
         made[index] = (boundaries.as_json(), text)
     claim_ref, claim_text = made[pieces.index(claims[0])]
-    fallback = last_confidence(analysis, None)
+    configured = _configured_confidence(args.session)
+    fallback = configured if configured is not None else last_confidence(analysis, None)
     written_sources = []
     for index, piece in enumerate(pieces):
         if piece["kind"] == "claim":

@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import disk, interchange
+from .. import disk, interchange, workspace
 from ..core.display import visible
+from ..core.queries import DEFAULT_CONFIDENCE
 from ..interchange.model import Given, ImportReport, said
 from ..interchange.w3c import Unexportable
 from .files import Refused, decode, load_session, read_input, read_source, refuse_output, shown_name, write_atomically
@@ -72,7 +73,10 @@ def run_import(args: argparse.Namespace) -> int:
     request = read_json(args.request, "the request", limit) if args.request else None
     given = given_documents(args.documents, limit)
     try:
-        session, report = interchange.import_wire(args.format, wire, request, given, args.answer)
+        placeholder = workspace.Configs().of(os.path.dirname(os.path.abspath(args.output))).placeholder_confidence
+        session, report = interchange.import_wire(
+            args.format, wire, request, given, args.answer, DEFAULT_CONFIDENCE if placeholder is None else placeholder
+        )
     except interchange.Unreadable as refusal:
         raise Refused(f"{shown_name(args.response)}: {refusal}") from None
     written = dump_json(session) + "\n"

@@ -22,6 +22,7 @@ from typing import Any
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
+from ..core.queries import DEFAULT_CONFIDENCE
 from . import anthropic, cohere, gemini, w3c
 from .model import Cited, Given, ImportReport
 from .placing import ANSWER, build
@@ -80,10 +81,16 @@ def import_text(
 
 
 def import_wire(
-    name: str, wire: Wire, request: Any = None, given: Sequence[Given] = (), answer: str = ANSWER
+    name: str,
+    wire: Wire,
+    request: Any = None,
+    given: Sequence[Given] = (),
+    answer: str = ANSWER,
+    placeholder: float = DEFAULT_CONFIDENCE,
 ) -> tuple[dict[str, Any], ImportReport]:
-    """:func:`import_text` of a response already parsed."""
-    return build(FORMATS[name].read(wire, request), given, answer)
+    """:func:`import_text` of a response already parsed (``placeholder``: the confidence of a
+    source the response gives none for)."""
+    return build(FORMATS[name].read(wire, request), given, answer, placeholder)
 
 
 class Unmade(ValueError):

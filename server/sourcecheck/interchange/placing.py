@@ -263,6 +263,7 @@ class Builder:
     mismatched: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     placeholders: int = 0
+    placeholder: float = DEFAULT_CONFIDENCE  # a source's confidence when the response gives none
     unwritten: int = 0  # cited segments none of whose citations could be placed
     groups: dict[str, Pending] = field(default_factory=dict)
 
@@ -345,7 +346,7 @@ class Builder:
                 return value
             self.notes.append(f"{citation.where}: its confidence {value} is outside [0, 1]; the placeholder is used")
         self.placeholders += 1
-        return DEFAULT_CONFIDENCE
+        return self.placeholder
 
     def segment(self, segment: Segment) -> None:
         claim = self.claim(segment)
@@ -471,14 +472,18 @@ def answer_place(content: str, given: Sequence[Given], wanted: str) -> tuple[str
     return wanted, None
 
 
-def build(cited: Cited, given: Sequence[Given], answer: str = ANSWER) -> tuple[dict[str, Any], ImportReport]:
+def build(
+    cited: Cited, given: Sequence[Given], answer: str = ANSWER, placeholder: float = DEFAULT_CONFIDENCE
+) -> tuple[dict[str, Any], ImportReport]:
     """The session ``cited`` makes with the documents ``given``, and the report of what was
-    placed, what was placed by its text (a mismatch) and what could not be placed."""
+    placed, what was placed by its text (a mismatch) and what could not be placed; a source
+    whose response gives no confidence gets ``placeholder``."""
     notes: list[str] = []
     if cited.answer is not None:
         answer, said_of_it = answer_place(normalized(cited.answer.text or "")[0], given, answer)
         notes += [said_of_it] if said_of_it else []
     builder = Builder(cited, given, answer)
+    builder.placeholder = placeholder
     if cited.answer is not None:  # the answer is a document of the session, cited or not
         builder.use(builder.docs.setdefault(cited.answer.key, builder.doc_at(answer, cited.answer.text or "")))
     for segment in cited.segments:
@@ -488,7 +493,7 @@ def build(cited: Cited, given: Sequence[Given], answer: str = ANSWER) -> tuple[d
     if builder.placeholders:
         notes.append(
             f"{builder.placeholders} of the sources {'has' if builder.placeholders == 1 else 'have'} the placeholder "
-            f"confidence {DEFAULT_CONFIDENCE} (the response gives none): judge each and write your own"
+            f"confidence {placeholder:g} (the response gives none): judge each and write your own"
         )
     unused = [g.path for g in given if g.path not in builder.paths]
     if unused:
