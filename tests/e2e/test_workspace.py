@@ -131,6 +131,23 @@ async def test_the_article_shows_verdicts_and_citing_claims_and_follows_an_edit(
         (where,) = definition
         assert where.uri == (tmp_path / "a.sourcecheck.json").as_uri()
 
+        # A source passage shows how many claims cite it.
+        notes = (tmp_path / "notes.txt").as_uri()
+        open_markdown(editor, notes, NOTES)
+
+        async def notes_hints():
+            return await editor.client.text_document_inlay_hint_async(
+                types.InlayHintParams(
+                    text_document=types.TextDocumentIdentifier(uri=notes),
+                    range=types.Range(types.Position(0, 0), types.Position(3, 0)),
+                )
+            )
+
+        assert sorted(str(h.label).strip() for h in await until(notes_hints)) == [
+            "cited by 1 claim",  # a's refuting source
+            "cited by 3 claims",  # a's supporting source and b's two
+        ]
+
         # The writer edits the claimed sentence: said on the spot, and the session follows.
         edited = ARTICLE.replace("It never drops a frame.", "It never drops a single frame.")
         editor.versions[uri] += 1
