@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from sourcecheck.cli.ci_formats import (
-    RULE_TEXTS,
     artifact_location,
     docs_url,
     github_lines,
@@ -22,7 +21,7 @@ from sourcecheck.cli.ci_formats import (
 )
 from sourcecheck.cli.main import main
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.rules import ALL_CODES, EXIT_CLASS
+from sourcecheck.core.registry import ALL_CODES, BY_CODE, EXIT_CLASS
 from tests.support.helpers import claim, session, source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,7 +180,8 @@ def test_each_finding_code_has_a_rule_that_says_what_it_means_and_what_to_do(mon
     by_id = rules(sarif_log([]))
     assert list(by_id) == [*ALL_CODES, "fail-on", "unreadable"]
     for code, rule in by_id.items():
-        title, meaning, fix, _ = RULE_TEXTS[code]
+        entry = BY_CODE[code]
+        title, meaning, fix = entry.title, entry.meaning, entry.fix
         assert rule["shortDescription"] == {"text": title + "."}
         assert rule["fullDescription"] == {"text": f"{meaning} {fix}"}
         assert set(rule["help"]) == {"text", "markdown"}
@@ -221,7 +221,7 @@ def test_with_sourcecheck_docs_url_each_rule_links_its_section_of_the_rules(monk
     anchors = github_anchors((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
     for code, rule in rules(log).items():
         base, _, anchor = rule["helpUri"].partition("#")
-        assert base == DOCS and anchor == RULE_TEXTS[code][3] and anchor in anchors, code
+        assert base == DOCS and anchor == BY_CODE[code].section and anchor in anchors, code
     assert rules(log)["boundary-ambiguous"]["helpUri"] == DOCS + "#resolving-a-ref"
     assert log["runs"][0]["tool"]["driver"]["informationUri"] == DOCS
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sourcecheck.core import syntax
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.occurrences import occurrences
-from sourcecheck.core.rules import ALL_CODES, SEVERITY
+from sourcecheck.core.registry import ALL_CODES, SEVERITY
 from sourcecheck.core.session import Severity
 from tests.support.helpers import ARTICLE, analyze, claim, codes, session, source
 

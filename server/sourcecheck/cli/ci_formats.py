@@ -24,7 +24,7 @@ from .. import __version__
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
-from ..core.rules import ALL_CODES, EXIT_CLASS, SEVERITY
+from ..core.registry import BY_CODE
 from ..core.session import Severity
 from .files import Checked
 
@@ -219,168 +219,6 @@ def sarif_notifications(name: str, analysis: Analysis | None, line: int | None =
     ]
 
 
-# Each rule: its title, what its finding means, what to do, and the section of docs/rules.md
-# (a GitHub heading anchor) that settles it.
-READING, RESOLVING, ANNOTATIONS, OUTPUT = (
-    "reading-a-session",
-    "resolving-a-ref",
-    "annotations-and-sources",
-    "sourcecheck---json",
-)
-RULE_TEXTS: dict[str, tuple[str, str, str, str]] = {
-    "invalid-json": (
-        "The file is not JSON",
-        "The session file is not strict JSON (RFC 8259): a syntax error, or something JSON does not have, "
-        "such as a comment, a trailing comma, NaN or Infinity. Nothing else in it can be checked.",
-        "Correct the JSON at the position shown; the message says what was expected there.",
-        READING,
-    ),
-    "invalid-field": (
-        "A value has the wrong type, or a required key is missing",
-        "A value does not have the shape the format requires: a ref's `path` that is not a string, `start` "
-        "or `end` that is not an object with an integer `line` and a string `str`, `sources` missing or not "
-        "an array, a document without a string `path` and `content`. Nothing more is checked on that ref.",
-        "Give the value the type the message names (an integer `line` such as `3`, not `3.0` or `true`), "
-        "or add the missing key.",
-        RESOLVING,
-    ),
-    "duplicate-path": (
-        "Two documents have the same path",
-        "A document has the same `path` as an earlier one. Refs resolve against the first document with "
-        "that path; this one is ignored.",
-        "Give this document a path of its own if it is another text, or remove it if it repeats the first.",
-        READING,
-    ),
-    "non-lf-content": (
-        "A document's content has CR or CRLF line breaks",
-        "A document's `content` holds `\\r`. SourceCheck splits content into lines at `\\n` only, so each "
-        "`\\r` stays part of its line and boundaries may not match the text as it looks.",
-        "Normalize the content to `\\n` line breaks (convert CRLF or CR to LF) where the session is written.",
-        READING,
-    ),
-    "bad-polarity": (
-        "A source's polarity is missing or invalid",
-        'Every source needs a `polarity` that is exactly `"supports"` or `"refutes"`. A source without a '
-        "valid polarity does not count toward its claim's verdict.",
-        'Add or correct it: `"supports"` when the cited text backs the claim, `"refutes"` when it '
-        "contradicts it. Check for a misspelled key such as `polarty`.",
-        ANNOTATIONS,
-    ),
-    "bad-confidence": (
-        "A source's confidence is missing or invalid",
-        "Every source needs a `confidence` that is a finite number from 0 to 1. A string, a boolean, a "
-        "percentage such as 95 or any value outside [0, 1] is rejected, and the source does not count "
-        "toward its claim's verdict.",
-        'Write a number from 0 to 1: `0.95`, not `95` or `"high"`.',
-        ANNOTATIONS,
-    ),
-    "empty-sources": (
-        "An annotation has no sources",
-        "An annotation's `sources` is an empty array; an annotation cites at least one source for its claim.",
-        "Add a source ref, or remove the annotation: text without a source is left unannotated.",
-        ANNOTATIONS,
-    ),
-    "unknown-path": (
-        "A ref names no document of the session",
-        "A ref's `path` is not the `path` of any document in the session, so the ref cannot be resolved; "
-        "nothing more is checked on it.",
-        "Write the exact path of one of the session's documents (the message lists them), or add the missing document.",
-        RESOLVING,
-    ),
-    "line-out-of-range": (
-        "A boundary's line is outside its document",
-        "A `start.line` or `end.line` is below 1 or past the document's last line. Lines count from 1 and "
-        'are the content split at `\\n` (`content.split("\\n")`), blank lines included.',
-        "Correct the line number; the message gives the document's number of lines.",
-        RESOLVING,
-    ),
-    "boundary-empty": (
-        "A boundary's text is empty",
-        'A `start.str` or `end.str` is `""`. A boundary finds the span by its text, so it cannot be empty.',
-        "Write the text the span starts with (or ends with), long enough to occur only once on its line.",
-        RESOLVING,
-    ),
-    "boundary-not-found": (
-        "A boundary's text is not on its line",
-        "A boundary's `str` does not occur on the line it names. Matching is exact, code point by code "
-        "point: case, accents, typographic quotes and other kinds of space all count.",
-        "Copy the text exactly from the document's line, or correct the line number; the message says "
-        "where the text does occur when it can.",
-        RESOLVING,
-    ),
-    "boundary-ambiguous": (
-        "A boundary's text occurs more than once on its line",
-        "A boundary's `str` occurs more than once on its line (occurrences are counted overlapping), so "
-        "where the span starts or ends is not determined.",
-        "Extend `start.str` to the right, or `end.str` to the left, until it occurs only once on the line; "
-        "the SourceCheck language server offers a quick fix for each occurrence.",
-        RESOLVING,
-    ),
-    "lines-reversed": (
-        "A ref's start line comes after its end line",
-        "A ref's `start.line` is greater than its `end.line`; a ref runs forward through its document.",
-        "Swap the boundaries, or correct the line numbers.",
-        RESOLVING,
-    ),
-    "boundary-order": (
-        "A ref's start comes after its end on the same line",
-        "Both boundaries are on one line and `start.str` begins after `end.str` ends, so the span would run backwards.",
-        "Swap `start` and `end`, or correct their texts.",
-        RESOLVING,
-    ),
-    "unknown-field": (
-        "A key the format does not define",
-        "An object has a key that the SourceCheck format does not define. It is ignored; often it is a "
-        "misspelling, such as `polarty` for `polarity`.",
-        "Rename the key to the one meant, or remove it.",
-        ANNOTATIONS,
-    ),
-    "duplicate-key": (
-        "A key appears twice in one object",
-        "The same key appears twice in one JSON object. The last value wins; the earlier one is ignored.",
-        "Remove one of them, keeping the value meant.",
-        READING,
-    ),
-    "self-citation": (
-        "A source cites its claim's own document",
-        "A source is in the same document as its claim: a text is not evidence for itself.",
-        "Cite another document that supports or refutes the claim, or remove the source.",
-        ANNOTATIONS,
-    ),
-    "duplicate-source": (
-        "The same source twice in one annotation",
-        "Two sources of one annotation have the same coordinates (path, start and end); the repeat adds nothing.",
-        "Remove one of them.",
-        ANNOTATIONS,
-    ),
-    "low-confidence": (
-        "A source's confidence is below 0.3",
-        "A source's `confidence` is below 0.3. Such a weak source is usually better omitted; a side of a "
-        "verdict whose strongest source is below 0.3 is weak.",
-        "Omit the source, or raise its confidence if the evidence is stronger than that.",
-        ANNOTATIONS,
-    ),
-    FAIL_ON_RULE: (
-        "A claim's verdict is one --fail-on names",
-        "With `--fail-on` (unresolved, unverified, refuted, contested, weak), a claim whose verdict is one "
-        "of those fails the check: its sources, as counted, do not back it as the pipeline requires.",
-        "Read the claim and its sources: cite a source that supports it, correct the claim, or remove it; "
-        "or leave that verdict out of `--fail-on`.",
-        OUTPUT,
-    ),
-    UNREADABLE: (
-        "The file could not be read",
-        "The input could not be read as a session: it does not exist, is a directory, cannot be opened, "
-        "is larger than the size limit, or is not UTF-8 text. Nothing in it was checked.",
-        "Pass the path of a session file that exists and is UTF-8 text; for a larger file, raise the limit "
-        "with `--max-size-mb`.",
-        OUTPUT,
-    ),
-}
-RULE_CODES = (*ALL_CODES, FAIL_ON_RULE, UNREADABLE)
-"""One rule per finding code, one for a claim --fail-on fails, and one for input that could not be read."""
-RULE_SEVERITY: dict[str, Severity] = {**SEVERITY, FAIL_ON_RULE: Severity.ERROR, UNREADABLE: Severity.ERROR}
-RULE_EXIT: dict[str, int] = {**EXIT_CLASS, FAIL_ON_RULE: 1, UNREADABLE: 2}
 SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "hint"}
 
 _URI = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+")
@@ -414,9 +252,9 @@ def sarif_rule(code: str, docs: str | None = None) -> dict[str, Any]:
     """SARIF's ``reportingDescriptor`` of one finding code: what it means and what to do,
     as GitHub code scanning requires (``fullDescription``, ``help``); ``helpUri`` only with
     the URL of docs/rules.md (``docs``)."""
-    title, meaning, fix, section = RULE_TEXTS[code]
-    severity = RULE_SEVERITY[code]
-    exit_code = RULE_EXIT.get(code, 0)
+    found = BY_CODE[code]
+    title, meaning, fix, section = found.title, found.meaning, found.fix, found.section
+    severity, exit_code = found.severity, found.exit_code
     kind = SEVERITY_WORD[severity] + (f", exit code {exit_code}" if exit_code else ", does not fail the check")
     rule: dict[str, Any] = {
         "id": code,
@@ -453,7 +291,7 @@ def sarif_log(results: list[dict[str, Any]], notifications: list[dict[str, Any]]
     driver: dict[str, Any] = {"name": "sourcecheck", "version": __version__}
     if docs is not None:
         driver["informationUri"] = docs
-    driver["rules"] = [sarif_rule(code, docs) for code in RULE_CODES]
+    driver["rules"] = [sarif_rule(code, docs) for code in BY_CODE]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -25,7 +25,8 @@ from .jsonnodes import JArray, JObject, JString, Member, Node, node_start
 from .lazy import DuplicateWatch, JLazy, colon_escaped, iter_lazy
 from .memo import CheckMemo
 from .positions import Encoding, LineTable, Span
-from .rules import SEVERITY, check, exit_code
+from .registry import SEVERITY
+from .rules import check, exit_code
 from .schema import parse_session
 from .session import Annotation, Document, Finding, Path, Ref, Session
 from .syntax import Cancelled, Stop, Tree, to_python

@@ -32,6 +32,7 @@ from .messages import (
     times,
 )
 from .occurrences import occurrences
+from .registry import EXIT_CLASS, SEVERITY
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
 from .session import (
     Annotation,
@@ -43,40 +44,13 @@ from .session import (
     Ref,
     ResolvedRef,
     Session,
-    Severity,
     Side,
     with_lines,
 )
 from .syntax import Stop
 
-SCHEMA_CODES = (
-    "invalid-json",
-    "invalid-field",
-    "duplicate-path",
-    "non-lf-content",
-    "bad-polarity",
-    "bad-confidence",
-    "empty-sources",
-)
-RESOLUTION_CODES = (
-    "unknown-path",
-    "line-out-of-range",
-    "boundary-empty",
-    "boundary-not-found",
-    "boundary-ambiguous",
-    "lines-reversed",
-    "boundary-order",
-)
-WARNING_CODES = ("unknown-field", "duplicate-key", "self-citation", "duplicate-source")
-HINT_CODES = ("low-confidence",)
+# Each code's severity and exit code: the registry's (one entry per code).
 
-SEVERITY: dict[str, Severity] = {
-    **{code: Severity.ERROR for code in SCHEMA_CODES + RESOLUTION_CODES},
-    **{code: Severity.WARNING for code in WARNING_CODES},
-    **{code: Severity.HINT for code in HINT_CODES},
-}
-EXIT_CLASS: dict[str, int] = {**{c: 2 for c in SCHEMA_CODES}, **{c: 1 for c in RESOLUTION_CODES}}
-ALL_CODES = tuple(SEVERITY)
 
 SIDES: tuple[Side, Side] = ("start", "end")
 LOW_CONFIDENCE = 0.3
