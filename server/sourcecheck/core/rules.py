@@ -1,4 +1,4 @@
-"""RULES.md as code: read a session's values, resolve every ref, name every broken rule.
+"""docs/rules.md as code: read a session's values, resolve every ref, name every broken rule.
 
 Input is the plain JSON value of a file (dicts, lists, strings, numbers); output is the
 :class:`~sourcecheck.session.Session` model and the list of findings, each on the JSON
