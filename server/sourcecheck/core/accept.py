@@ -23,13 +23,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from .analysis import Analysis
+from .edits import Edit, apply
 from .jsonlex import encode_string
 from .jsonnodes import JArray
 from .resync import DocumentDrift, Drift, RefDrift, TextPlace
 from .session import Path, Ref
 
-TextEdit = tuple[int, int, str]
-"""Replace ``[start, end)`` of the session's text with a string."""
+TextEdit = Edit
+"""Replace ``[start, end)`` of the session's text with a string (``edits.Edit``)."""
 
 Action = Literal["re-anchored", "source removed", "annotation removed"]
 
@@ -86,7 +87,7 @@ def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[TextE
                 continue
             node = analysis.node(ref.json_path + (side, key))
             if node is not None:
-                found.append((node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
+                found.append(Edit(node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
     return found
 
 
@@ -99,10 +100,10 @@ def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> li
     items = array.items
     gone = sorted(i for i in indices if 0 <= i < len(items))
     if len(gone) == len(items):
-        return [(array.start + 1, array.end - 1, "")]
+        return [Edit(array.start + 1, array.end - 1, "")]
     last_kept = max(i for i in range(len(items)) if i not in indices)
     return [
-        (items[i].start, items[i + 1].start, "") if i < last_kept else (items[i - 1].end, items[i].end, "")
+        Edit(items[i].start, items[i + 1].start, "") if i < last_kept else Edit(items[i - 1].end, items[i].end, "")
         for i in gone
     ]
 
@@ -132,7 +133,7 @@ def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) ->
     node = analysis.content_node(document.document)
     if content is None or node is None:
         return []
-    found: list[TextEdit] = [(node.start, node.end, encode_string(content))]
+    found: list[TextEdit] = [Edit(node.start, node.end, encode_string(content))]
     for ref in document.refs:
         if ref.anchor is None or not ref.moves or ref.state == "deleted" or (ref.changed and not accept):
             continue
@@ -204,13 +205,8 @@ def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: 
 
 
 def applied(text: str, replacements: list[TextEdit]) -> str:
-    """``text`` with non-overlapping replacements made."""
-    pieces, at = [], 0
-    for start, end, new in sorted(replacements):
-        pieces += [text[at:start], new]
-        at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
+    """``text`` with non-overlapping replacements made (``edits.apply``)."""
+    return apply(text, replacements)
 
 
 __all__ = [
