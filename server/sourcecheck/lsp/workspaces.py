@@ -135,9 +135,14 @@ class Workspace:
         if path is None:
             return
         self.index.opened(os.path.abspath(path), analysis)
-        if document.uri in self.published:  # its problems are the editor's to show now
-            self.unpublish(document.uri)
-            self.published.discard(document.uri)
+        self.taken(document.uri)
+
+    def taken(self, uri: str) -> None:
+        """A file open in the editor: its problems are the editor's text's to show now, the
+        file's published ones are taken back (a client that pulls would show both)."""
+        if uri in self.published:
+            self.unpublish(uri)
+            self.published.discard(uri)
 
     def closed(self, uri: str) -> None:
         path = fs_path(uri)
