@@ -77,19 +77,22 @@ SNIPPET_WIDTH = 100
 
 def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
     """The line of the file under the finding, with the value underlined (``first_line``:
-    the file's line the text starts on, for a line of JSON Lines)."""
+    the file's line the text starts on, for a line of JSON Lines). Only the window shown is
+    read from the line: on a one-line session of megabytes, each finding costs the same."""
     if finding.code == "invalid-json" and not analysis.text.strip():
         return []
     span = analysis.finding_span(finding, Encoding.UTF32)
-    line_text = analysis.lines.line_text(span.start.line)
+    lines = analysis.lines
+    line_start = lines.starts[span.start.line]
+    length = lines.line_end(span.start.line) - line_start
     start = span.start.character
-    end = span.end.character if span.end.line == span.start.line else len(line_text)
+    end = span.end.character if span.end.line == span.start.line else length
     end = max(end, start + 1)
     # Keep a window around the value on very long lines (a document's content, say).
-    left = max(0, min(start - 20, len(line_text) - SNIPPET_WIDTH)) if len(line_text) > SNIPPET_WIDTH else 0
-    shown = line_text[left : left + SNIPPET_WIDTH]
+    left = max(0, min(start - 20, length - SNIPPET_WIDTH)) if length > SNIPPET_WIDTH else 0
+    shown = analysis.text[line_start + left : line_start + min(left + SNIPPET_WIDTH, length)]
     prefix = "…" if left else ""
-    suffix = "…" if left + SNIPPET_WIDTH < len(line_text) else ""
+    suffix = "…" if left + SNIPPET_WIDTH < length else ""
     before = visible(shown[: start - left])
     marked = visible(shown[start - left : end - left]) or " "
     number = str(span.start.line + first_line)
