@@ -178,6 +178,7 @@ class Options:
     several: bool = False  # more than one input: each JSON object says its "file"
     lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
     fail_on_of: Mapping[str, frozenset[str]] = field(default_factory=dict)  # by file, from its configuration
+    encoding: Encoding = Encoding.UTF16  # --json's columns (--position-encoding)
 
 
 def render(name: str, data: bytes | None, options: Options) -> Rendered:
@@ -216,7 +217,7 @@ def rendered(
     )
     result = Rendered(max(checked.exit_code, least), note=note, line=line)
     if fmt == "json":
-        payload, plain = report_payload(checked, line)
+        payload, plain = report_payload(checked, line, options.encoding)
         payload["exit_code"] = result.exit_code
         if options.several:
             payload = {"file": file, **payload}
@@ -451,6 +452,13 @@ def build_parser() -> argparse.ArgumentParser:
         "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
     )
     parser.add_argument(
+        "--position-encoding",
+        choices=[encoding.value for encoding in Encoding],
+        default=Encoding.UTF16.value,
+        help="how --json counts the columns of every range and edit: utf-16 (default, as LSP and RULES.md), "
+        "utf-8 (bytes) or utf-32 (code points, as Python's str); the object says it in position_encoding",
+    )
+    parser.add_argument(
         "--fix",
         action="store_true",
         help="apply the safe fixes in place (atomically), repeating until none applies, then report what is left",
@@ -577,6 +585,7 @@ def run(argv: list[str] | None = None) -> int:
         several=len(files) > 1,
         lines_out=fmt == "json" and lines,
         fail_on_of={} if args.fail_on else paths.fail_on,  # --fail-on wins over each file's configuration
+        encoding=Encoding(args.position_encoding),
     )
     if args.fix or args.diff or args.unsafe_fixes:
         return fix_and_report(args, files, options)
