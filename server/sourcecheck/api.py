@@ -488,21 +488,25 @@ class Report:
 # --- the builder ----------------------------------------------------------------------
 
 
-def report_json(checked: Checked, line: int | None = None) -> dict[str, Any]:
+def report_json(checked: Checked, line: int | None = None, encoding: Encoding = Encoding.UTF16) -> dict[str, Any]:
     """The object docs/rules.md fixes for ``--json``, of one checked input: what ``--json``
     prints and :meth:`Report.to_json` gives. ``line``: the input is the session on that
-    line of JSON Lines (the object then starts with ``"line"``)."""
-    return report_payload(checked, line)[0]
+    line of JSON Lines (the object then starts with ``"line"``). ``encoding``: how the
+    columns of its ranges are counted (``--position-encoding``), which it says in
+    ``"position_encoding"``."""
+    return report_payload(checked, line, encoding)[0]
 
 
-def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str, Any], bool]:
+def report_payload(
+    checked: Checked, line: int | None = None, encoding: Encoding = Encoding.UTF16
+) -> tuple[dict[str, Any], bool]:
     """:func:`report_json`, and whether each float in it is one orjson writes as ``json``
     does (see ``core/jsontext.py``): its only floats are the sides' strengths."""
     head: dict[str, Any] = {"line": line} if line is not None else {}
     analysis = checked.analysis
     if analysis is None:
         error = f"{checked.name}: {checked.unreadable}"
-        return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True
+        return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True  # (no range to count)
     summary = analysis.summary
     annotations = [verdict.as_json() for verdict in summary.verdicts]
     plain = all(
@@ -513,32 +517,33 @@ def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str,
     payload = {
         **head,
         "exit_code": checked.exit_code,
-        "findings": [finding_json(analysis, f) for f in analysis.findings],
+        "findings": [finding_json(analysis, f, encoding) for f in analysis.findings],
         "refs": _refs_json(analysis.session.refs),
         "annotations": annotations,
         "uncited": [_coverage_json(coverage) for coverage in summary.coverage],
+        "position_encoding": encoding.value,
     }
     return payload, plain
 
 
-def _range_json(analysis: Analysis, start: int, end: int) -> dict[str, Any]:
-    span = analysis.span(start, end, Encoding.UTF16)
+def _range_json(analysis: Analysis, start: int, end: int, encoding: Encoding) -> dict[str, Any]:
+    span = analysis.span(start, end, encoding)
     return {
         "start": {"line": span.start.line, "character": span.start.character},
         "end": {"line": span.end.line, "character": span.end.character},
     }
 
 
-def _fix_json(analysis: Analysis, fix: _Fix) -> dict[str, Any]:
+def _fix_json(analysis: Analysis, fix: _Fix, encoding: Encoding) -> dict[str, Any]:
     """A repair as ``--json`` writes it (docs/rules.md): applicability, message, edits."""
     return {
         "applicability": fix.applicability,
         "message": fix.title,
-        "edits": [{"range": _range_json(analysis, e.start, e.end), "content": e.text} for e in fix.edits],
+        "edits": [{"range": _range_json(analysis, e.start, e.end, encoding), "content": e.text} for e in fix.edits],
     }
 
 
-def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
+def finding_json(analysis: Analysis, finding: _Finding, encoding: Encoding = Encoding.UTF16) -> dict[str, Any]:
     """A finding as ``--json`` writes it: code, severity, message, pointer and range; and its
     ``fix`` when it has one repair, its ``suggestions`` when it has several (core/fixes.py)."""
     found: dict[str, Any] = {
@@ -546,14 +551,14 @@ def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
         "severity": finding.severity.value,
         "message": finding.message,
         "pointer": finding.pointer,
-        "range": _range_json(analysis, *analysis.extent(finding)),
+        "range": _range_json(analysis, *analysis.extent(finding), encoding),
     }
     if finding.code in FIXERS:
         fix, suggestions = fix_of(analysis, finding)
         if fix is not None:
-            found["fix"] = _fix_json(analysis, fix)
+            found["fix"] = _fix_json(analysis, fix, encoding)
         elif suggestions:
-            found["suggestions"] = [_fix_json(analysis, each) for each in suggestions]
+            found["suggestions"] = [_fix_json(analysis, each, encoding) for each in suggestions]
     return found
 
 

@@ -55,7 +55,7 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
             "message": '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique',
             "pointer": "/annotations/0/claim/start/str",
             "range": {"start": {"line": 17, "character": 17}, "end": {"line": 17, "character": 22}},
-            "suggestions": [  # which occurrence was meant: several repairs, no fix (RULES.md)
+            "suggestions": [  # which occurrence was meant: several repairs, no fix (docs/rules.md)
                 {
                     "applicability": "unsafe",
                     "message": f'Extend start to "{new}": cites "{cites}"',

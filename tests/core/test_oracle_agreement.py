@@ -1,4 +1,4 @@
-"""The checker agrees with an independent reading of RULES.md on generated sessions."""
+"""The checker agrees with an independent reading of docs/rules.md on generated sessions."""
 
 import json
 import random

@@ -247,7 +247,7 @@ def test_random_drifts_of_prose_keep_every_surviving_ref_and_never_point_one_at_
                 anchored.start_str
             )
             if carried.state == "moved" and truth is None:
-                # its exact text, once in what the change inserted: RULES.md takes it for the place
+                # its exact text, once in what the change inserted: docs/rules.md takes it for the place
                 # it moved to, whatever the reference knows of its characters
                 assert align(old, new).inserted(at, at + len(carried.was))
             elif (truth is None or at != truth[0]) and not with_copies:

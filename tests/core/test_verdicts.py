@@ -1,4 +1,4 @@
-"""Verdicts and coverage as RULES.md defines them, and their place in --json and the summary."""
+"""Verdicts and coverage as docs/rules.md defines them, and their place in --json and the summary."""
 
 import json
 
@@ -144,5 +144,5 @@ def test_fail_on_fails_the_check_on_the_verdicts_it_names(capsys, tmp_path):
     assert main(["--fail-on", "contested", "--json", str(path)]) == 0
     capsys.readouterr()
     assert main(["--fail-on", "refuted", "--json", str(path)]) == 1
-    assert json.loads(capsys.readouterr().out)["exit_code"] == 1  # the process's, as RULES.md says
+    assert json.loads(capsys.readouterr().out)["exit_code"] == 1  # the process's, as docs/rules.md says
     assert main(["--fail-on", "nonsense", str(path)]) == 2

@@ -71,7 +71,7 @@ def decoded(raw):
 
 
 def offset_in(content, place):
-    """A content offset from RULES.md's span coordinates (1-based line, 0-based column)."""
+    """A content offset from docs/rules.md's span coordinates (1-based line, 0-based column)."""
     return sum(len(line) + 1 for line in content.split("\n")[: place["line"] - 1]) + place["column"]
 
 

@@ -405,8 +405,8 @@ def _changed_meanwhile(name: str) -> Refused:
     )
 
 
-def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
-    """Write ``text`` (UTF-8) to ``name`` so that no reader and no crash sees half of it
+def write_atomically(name: str, text: str | bytes, expect: bytes | None = None) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``name`` so that no reader and no crash sees half of it
     (see the module's docstring). A file replaced keeps its mode and owner; a new one gets
     the usual mode (0666 less the umask); a read-only one is refused. With ``expect``,
     refuses (and writes nothing) when the file no longer holds exactly those bytes: the new
@@ -431,8 +431,8 @@ def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
             raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
         _pending.add(temporary)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
+            with os.fdopen(handle, "wb") as out:
+                out.write(text.encode("utf-8") if isinstance(text, str) else text)
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, mode)

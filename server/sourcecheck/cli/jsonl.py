@@ -18,9 +18,10 @@ A file is read a line at a time: memory is that of its largest line, however lar
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from typing import BinaryIO, overload
+
+import sourcecheck.disk as disk  # the module alone: the package imports this one (api.py)
 
 SUFFIX = ".jsonl"
 CHUNK = 1 << 20  # what is read at a time of a line too long to check, to skip it
@@ -51,19 +52,14 @@ def session_of(line: str | bytes) -> str | bytes | None:
 
 def open_lines(name: str) -> BinaryIO | None:
     """A regular file opened to be read a line at a time; None when it cannot be (a reader
-    of files then says why: missing, a directory, a pipe, a device)."""
+    of files then says why: missing, a directory, a pipe, a device). Opened without
+    blocking (``disk.open_regular``): a FIFO, whatever its name, is refused at once, never
+    waited on."""
     try:
-        handle = open(name, "rb", buffering=1 << 16)  # noqa: SIM115 - the caller closes it
-    except OSError:
+        fd = disk.open_regular(name)
+    except disk.ReadRefused:
         return None
-    try:
-        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
-    except OSError:
-        regular = False
-    if not regular:
-        handle.close()
-        return None
-    return handle
+    return os.fdopen(fd, "rb", buffering=1 << 16)
 
 
 def read_lines(handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None, int]]:

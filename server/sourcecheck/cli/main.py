@@ -28,7 +28,7 @@ import stat
 import sys
 import sysconfig
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -77,19 +77,22 @@ SNIPPET_WIDTH = 100
 
 def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
     """The line of the file under the finding, with the value underlined (``first_line``:
-    the file's line the text starts on, for a line of JSON Lines)."""
+    the file's line the text starts on, for a line of JSON Lines). Only the window shown is
+    read from the line: on a one-line session of megabytes, each finding costs the same."""
     if finding.code == "invalid-json" and not analysis.text.strip():
         return []
     span = analysis.finding_span(finding, Encoding.UTF32)
-    line_text = analysis.lines.line_text(span.start.line)
+    lines = analysis.lines
+    line_start = lines.starts[span.start.line]
+    length = lines.line_end(span.start.line) - line_start
     start = span.start.character
-    end = span.end.character if span.end.line == span.start.line else len(line_text)
+    end = span.end.character if span.end.line == span.start.line else length
     end = max(end, start + 1)
     # Keep a window around the value on very long lines (a document's content, say).
-    left = max(0, min(start - 20, len(line_text) - SNIPPET_WIDTH)) if len(line_text) > SNIPPET_WIDTH else 0
-    shown = line_text[left : left + SNIPPET_WIDTH]
+    left = max(0, min(start - 20, length - SNIPPET_WIDTH)) if length > SNIPPET_WIDTH else 0
+    shown = analysis.text[line_start + left : line_start + min(left + SNIPPET_WIDTH, length)]
     prefix = "…" if left else ""
-    suffix = "…" if left + SNIPPET_WIDTH < len(line_text) else ""
+    suffix = "…" if left + SNIPPET_WIDTH < length else ""
     before = visible(shown[: start - left])
     marked = visible(shown[start - left : end - left]) or " "
     number = str(span.start.line + first_line)
@@ -175,6 +178,7 @@ class Options:
     several: bool = False  # more than one input: each JSON object says its "file"
     lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
     fail_on_of: Mapping[str, frozenset[str]] = field(default_factory=dict)  # by file, from its configuration
+    encoding: Encoding = Encoding.UTF16  # --json's columns (--position-encoding)
 
 
 def render(name: str, data: bytes | None, options: Options) -> Rendered:
@@ -192,10 +196,16 @@ def render_line(file: str, line: int, data: bytes | None, size: int, options: Op
 
 
 def rendered(
-    checked: Checked, options: Options, file: str, line: int | None = None, extra: dict[str, Any] | None = None
+    checked: Checked,
+    options: Options,
+    file: str,
+    line: int | None = None,
+    extra: dict[str, Any] | None = None,
+    least: int = 0,
 ) -> Rendered:
     """A checked input in the chosen format; ``file`` names it (the file a session of JSON
-    Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with."""
+    Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with; ``least``:
+    the exit code is at least this (a fix that could not be written)."""
     if _keeping == os.getpid():
         _kept[:] = [checked]  # see console()
     checked.fail_on = options.fail_on_of.get(file, options.fail_on)
@@ -205,9 +215,10 @@ def rendered(
         if (checked.unreadable or checked.warning)
         else None
     )
-    result = Rendered(checked.exit_code, note=note, line=line)
+    result = Rendered(max(checked.exit_code, least), note=note, line=line)
     if fmt == "json":
-        payload, plain = report_payload(checked, line)
+        payload, plain = report_payload(checked, line, options.encoding)
+        payload["exit_code"] = result.exit_code
         if options.several:
             payload = {"file": file, **payload}
         if extra:
@@ -441,6 +452,13 @@ def build_parser() -> argparse.ArgumentParser:
         "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
     )
     parser.add_argument(
+        "--position-encoding",
+        choices=[encoding.value for encoding in Encoding],
+        default=Encoding.UTF16.value,
+        help="how --json counts the columns of every range and edit: utf-16 (default, as LSP and docs/rules.md), "
+        "utf-8 (bytes) or utf-32 (code points, as Python's str); the object says it in position_encoding",
+    )
+    parser.add_argument(
         "--fix",
         action="store_true",
         help="apply the safe fixes in place (atomically), repeating until none applies, then report what is left",
@@ -567,17 +585,10 @@ def run(argv: list[str] | None = None) -> int:
         several=len(files) > 1,
         lines_out=fmt == "json" and lines,
         fail_on_of={} if args.fail_on else paths.fail_on,  # --fail-on wins over each file's configuration
+        encoding=Encoding(args.position_encoding),
     )
     if args.fix or args.diff or args.unsafe_fixes:
-        if lines:
-            sys.stderr.write("sourcecheck: --fix works on session files, not on JSON Lines\n")
-            return 2
-        try:
-            outcomes = fixing.run(files, args.unsafe_fixes, args.diff, args.max_size_mb)
-        except Refused as refusal:
-            sys.stderr.write(f"sourcecheck: {refusal.message}\n")
-            return refusal.code
-        return write(fixed_results(files, outcomes, args.diff, options), options)
+        return fix_and_report(args, files, options)
     inputs = Inputs(files, args.jsonl, options)
     parallel = jobs > 1 if explicit else None  # --jobs N: N processes; by default, when it pays
     results = in_order(batched(inputs), partial(render_batch, options), jobs, parallel, inputs.remaining)
@@ -595,22 +606,60 @@ def run(argv: list[str] | None = None) -> int:
         return 2
 
 
-def fixed_results(
-    files: list[str], outcomes: dict[str, fixing.Outcome], diff: bool, options: Options
-) -> list[Rendered]:
-    """The reports after ``--fix``: of the files as written, or as they would be (``--diff``,
-    and standard input, which is never written); with ``--json``, each says what was fixed."""
-    found = []
-    for name in files:
-        outcome = outcomes.get(name)
-        if (diff or name == "-") and outcome is not None and outcome.text is not None:
-            checked = check_bytes(name, outcome.text.encode("utf-8"))
+def fix_and_report(args: argparse.Namespace, files: list[str], options: Options) -> int:
+    """``--fix``: each input fixed on its own (cli/fixing.py), then what is left reported, on
+    stderr when standard input's fixed text is on stdout. ``--diff``: the diffs alone on
+    stdout, what would be fixed on stderr, and ruff's exit code (1: it would change
+    something)."""
+    if args.diff and (args.json or args.format not in (None, "human")):
+        sys.stderr.write(
+            "sourcecheck: --diff prints a unified diff, not a report; for the fixes as data use --json alone "
+            '(each finding\'s "fix"), or --fix --json to apply them and report what is left\n'
+        )
+        return 2
+    jsonl = args.jsonl
+
+    def lines(name: str) -> bool:
+        return jsonl or (name != "-" and is_jsonl(name))
+
+    outcomes = fixing.run(files, lines, args.unsafe_fixes, args.diff, args.max_size_mb)
+    if args.diff:
+        return fixing.exit_code(outcomes)
+    results = fixed_results(outcomes, options)
+    if "-" not in files:
+        return write(results, options)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout holds the fixed text
+        return write(results, replace(options, colour=use_colour(args.color, sys.stderr)))
+
+
+def fixed_results(outcomes: list[fixing.Outcome], options: Options) -> Iterator[Rendered]:
+    """The reports after ``--fix``, of the inputs as they are now; with ``--json``, each
+    says what was fixed, and, where the file could not be written, why (exit 2)."""
+    limit = options.max_size_mb * 1_000_000
+    for outcome in outcomes:
+        name, data, refused = outcome.name, outcome.after, outcome.refused
+        extra: dict[str, Any] = {"fixed": outcome.applied_on(None)}
+        least = 0
+        if refused is not None and data is not None:  # read, not written
+            extra["write_error"] = refused.message
+            least = refused.code
+        if data is None:
+            why = refused.message.partition(": ")[2] if refused is not None else ""
+            yield rendered(Checked(shown_name(name), unreadable=why), options, shown_name(name), extra=extra)
+        elif not outcome.lines:
+            yield rendered(check_bytes(name, data), options, shown_name(name), extra=extra, least=least)
         else:
-            checked = check_file(name, options.max_size_mb)
-        applied = outcome.applied if outcome is not None else ()
-        fixed = {"fixed": [{"code": c, "pointer": p, "message": t} for c, p, t in applied]}
-        found.append(rendered(checked, options, checked.name, extra=fixed))
-    return found
+            shown = shown_name(name)
+            for number, line in enumerate(fixing.split_lines(data), 1):
+                session = session_of(line)
+                if session is None:
+                    continue
+                where = f"{shown}:{number}"
+                checked = too_large(where, len(line), options.max_size_mb) if len(session) > limit else None
+                checked = checked or check_bytes(where, session)
+                extra["fixed"] = outcome.applied_on(number)
+                yield rendered(checked, options, shown, number, extra=dict(extra), least=least)
+            yield Rendered(0, end=shown)
 
 
 def write(results: Iterable[Rendered], options: Options) -> int:

@@ -257,7 +257,9 @@ class LineTable:
         return marks
 
     def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
-        if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
+        if encoding is Encoding.UTF32:  # code points: counted without copying the line
+            return offset - line_start
+        if offset - line_start <= CHECKPOINT:
             return units(self.text[line_start:offset], encoding)
         marks = self._marks(line_start, encoding)
         index = min((offset - line_start) // CHECKPOINT, len(marks) - 1)
