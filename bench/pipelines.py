@@ -217,7 +217,11 @@ def jsonl_rows(size: int, big: Path) -> list[Row]:
 
 def big_json_rows(big: Path, runs: int) -> list[Row]:
     from sourcecheck.api import report_payload
-    from sourcecheck.cli.files import check_bytes
+
+    try:
+        from sourcecheck.inputs import check_bytes
+    except ImportError:  # a checkout before inputs.py
+        from sourcecheck.cli.files import check_bytes  # type: ignore[no-redef]
     from sourcecheck.core import jsontext
 
     command = [sys.executable, "-m", "sourcecheck", "--json", str(big)]

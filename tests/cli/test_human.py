@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 import json
 
-from sourcecheck.cli import main as cli
-from sourcecheck.cli.files import check_text
+from sourcecheck.formats import human
 from sourcecheck.core import positions
+from sourcecheck.inputs import check_text
 
 
 def one_line_session(annotations: int, self_citations: int) -> str:
@@ -48,7 +48,7 @@ def test_each_finding_of_a_long_line_reads_a_window_of_it(monkeypatch):
     monkeypatch.setattr(positions, "units", units)
     monkeypatch.setattr(positions.LineTable, "line_text", whole_line)
     out = io.StringIO()
-    cli.report_human(checked, cli.Style(False), out)
+    human.report_human(checked, human.Style(False), out)
     shown = out.getvalue()
     assert shown.count("warning[self-citation]") == 150 and shown.count("\n  1 | …") == 150
     assert max(read, default=0) < 10_000  # (it was the whole line, 1 MB, for each finding)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.sessiongen import generate
-from sourcecheck.cli.main import report_json
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.formats.json import report_json
 from tests.support.oracle import judge, review
 
 

@@ -29,8 +29,9 @@ from ..core.fixes import Edit as TextEdit
 from ..core.fixes import apply
 from ..core.insert import new_annotation
 from ..core.queries import last_confidence
+from ..inputs import Refused, load_session
 from .citing import find_document, make_ref
-from .files import Refused, load_session, write_atomically
+from .files import write_atomically
 
 
 class Piece(argparse.Action):

@@ -22,11 +22,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.display import visible
+from ..core.display import plural, visible
 from ..core.fixes import fixed
-from .files import Refused, read_input, shown_name, write_atomically
-from .jsonl import session_of
-from .wording import plural
+from ..inputs import Refused, read_input, session_of, shown_name
+from .files import write_atomically
 
 Applied = tuple[int | None, str, str, str]
 """A fix applied: the line of JSON Lines it is on (None in a session file), the finding's

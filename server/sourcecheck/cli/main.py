@@ -5,7 +5,7 @@
     sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
     sourcecheck FILE.jsonl         JSON Lines, one session per line (``--jsonl``: any input;
-                                   with --json, one object per line: cli/jsonl.py)
+                                   with --json, one object per line: inputs.py)
     sourcecheck new|add|ref|show|sync|report
                                    writing and reviewing sessions (cli/authoring.py); a first
                                    argument naming one is a file to check when such a file exists
@@ -13,8 +13,9 @@
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
 schema error or unreadable input; with several files, the worst of them. Many inputs are
 checked in worker processes when that pays (cli/jobs.py); ``--json`` is the object the
-Python API's builder makes (``api.report_json``), written by orjson where it writes what
-``json`` would (core/jsontext.py).
+Python API's report is made of (``formats/json.py``), written by orjson where it writes
+what ``json`` would (core/jsontext.py). Every format is a row of one table
+(``formats/__init__.py``).
 """
 
 from __future__ import annotations
@@ -27,158 +28,40 @@ import os
 import stat
 import sys
 import sysconfig
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO
 
-from .. import __version__, disk
-from ..api import report_json as report_json  # the builder of --json, where it always was
-from ..api import report_payload, too_large
-from ..core import jsontext
-from ..core.analysis import Analysis
+from .. import disk
 from ..core.display import EscapingParser, visible
 from ..core.positions import Encoding
-from ..core.session import Finding, Severity
-from . import authoring, fixing, folders
-from .ci_formats import (
-    github_failing,
-    github_lines,
-    github_summary,
-    github_unreadable,
-    sarif_failing,
-    sarif_log,
-    sarif_notifications,
-    sarif_results,
+from ..formats import FORMATS, NAMES, Options, Output, Rendered
+from ..inputs import (
+    Checked,
+    Refused,
+    check_bytes,
+    check_file,
+    is_jsonl,
+    open_lines,
+    read_input,
+    read_lines,
+    session_of,
+    shown_name,
+    too_large,
 )
-from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, size_mb, use_colour
+from ..version import __version__
+from . import authoring, fixing, folders
+from .files import size_mb, use_colour
 from .jobs import WorkerDied, batched, cores, in_order
-from .jsonl import is_jsonl, open_lines, read_lines, session_of
-
-# --- human ------------------------------------------------------------------------
-
-
-class Style:
-    """ANSI colours, or none."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
-
-    def severity(self, severity: Severity) -> str:
-        return self(severity.value, {"error": "1;31", "warning": "1;33", "hint": "1;36"}[severity.value])
-
-
-SNIPPET_WIDTH = 100
-
-
-def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
-    """The line of the file under the finding, with the value underlined (``first_line``:
-    the file's line the text starts on, for a line of JSON Lines). Only the window shown is
-    read from the line: on a one-line session of megabytes, each finding costs the same."""
-    if finding.code == "invalid-json" and not analysis.text.strip():
-        return []
-    span = analysis.finding_span(finding, Encoding.UTF32)
-    lines = analysis.lines
-    line_start = lines.starts[span.start.line]
-    length = lines.line_end(span.start.line) - line_start
-    start = span.start.character
-    end = span.end.character if span.end.line == span.start.line else length
-    end = max(end, start + 1)
-    # Keep a window around the value on very long lines (a document's content, say).
-    left = max(0, min(start - 20, length - SNIPPET_WIDTH)) if length > SNIPPET_WIDTH else 0
-    shown = analysis.text[line_start + left : line_start + min(left + SNIPPET_WIDTH, length)]
-    prefix = "…" if left else ""
-    suffix = "…" if left + SNIPPET_WIDTH < length else ""
-    before = visible(shown[: start - left])
-    marked = visible(shown[start - left : end - left]) or " "
-    number = str(span.start.line + first_line)
-    gutter = " " * len(number)
-    return [
-        f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left :])}{suffix}",
-        f"  {gutter} | {' ' * (len(prefix) + len(before))}{style('^' * len(marked), '1;35')}",
-    ]
-
-
-def summary(checked: Checked) -> str:
-    analysis = checked.analysis
-    assert analysis is not None
-    refs = analysis.session.refs
-    resolved = sum(1 for ref in refs if ref.valid)
-    counts = {severity: 0 for severity in Severity}
-    for finding in analysis.findings:
-        counts[finding.severity] += 1
-    parts = [f"{n} {severity.value}{'s' if n != 1 else ''}" for severity, n in counts.items() if n]
-    tail = "; " + ", ".join(parts) if parts else "; no findings"
-    return f"{len(refs)} ref{'s' if len(refs) != 1 else ''}: {resolved} resolved, {len(refs) - resolved} failed{tail}"
-
-
-def report_human(checked: Checked, style: Style, out: TextIO, file: str | None = None, first_line: int = 1) -> None:
-    """Findings as ``FILE:LINE:COL`` lines with the line underlined, then the summary. A
-    session of JSON Lines is checked as a text of its own named ``FILE:LINE`` (its
-    ``checked.name``); ``file`` and ``first_line`` place its findings in the file."""
-    if checked.analysis is None:
-        return
-    analysis = checked.analysis
-    file = checked.name if file is None else file
-    for finding in analysis.findings:
-        span = analysis.finding_span(finding, Encoding.UTF32)
-        where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
-        out.write(
-            f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n"
-        )
-        for line in snippet(analysis, finding, style, first_line):
-            out.write(line + "\n")
-    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
-    out.write(f"{style(checked.name, '1')}: {verdict}: {summary(checked)}\n")
-    if analysis.summary.verdicts:
-        out.write(f"{style(checked.name, '1')}: {visible(analysis.summary.line())}\n")
-        failing = checked.failing_verdicts()
-        if failing:
-            out.write(f"{style(checked.name, '1')}: {style('failed', '1;31')}: {failing} (--fail-on)\n")
-            for claim in checked.failing_claims():
-                span = analysis.span(*claim.extent, Encoding.UTF32)
-                where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
-                out.write(f"  {style(where, '1')}: {visible(claim.message)}\n")
-
 
 # --- main -------------------------------------------------------------------------
 
-FORMATS = ("human", "json", "github", "sarif")
 FAIL_ON = frozenset({"unresolved", "unverified", "refuted", "contested", "weak"})
 
 
 MAX_SIZE_MB = disk.MAX_SIZE_MB
-
-
-@dataclass
-class Rendered:
-    """One input's report in the chosen format, made where it was checked (maybe a worker)."""
-
-    exit_code: int
-    text: str = ""  # human or github lines
-    data: bytes = b""  # --json: the object as it is written (UTF-8), indented or on one line
-    payload: Any = None  # SARIF results and notifications
-    note: str | None = None  # the one line for stderr
-    line: int | None = None  # a session of JSON Lines: its line
-    end: str | None = None  # no report: the JSON Lines file so named has no more lines
-
-
-@dataclass(frozen=True)
-class Options:
-    """How to check and report (the command line's options)."""
-
-    fmt: str = "human"
-    colour: bool = False
-    max_size_mb: int = MAX_SIZE_MB
-    fail_on: frozenset[str] = frozenset()
-    several: bool = False  # more than one input: each JSON object says its "file"
-    lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
-    fail_on_of: Mapping[str, frozenset[str]] = field(default_factory=dict)  # by file, from its configuration
-    encoding: Encoding = Encoding.UTF16  # --json's columns (--position-encoding)
 
 
 def render(name: str, data: bytes | None, options: Options) -> Rendered:
@@ -209,39 +92,13 @@ def rendered(
     if _keeping == os.getpid():
         _kept[:] = [checked]  # see console()
     checked.fail_on = options.fail_on_of.get(file, options.fail_on)
-    fmt, colour = options.fmt, options.colour
     note = (
         f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}"
         if (checked.unreadable or checked.warning)
         else None
     )
-    result = Rendered(max(checked.exit_code, least), note=note, line=line)
-    if fmt == "json":
-        payload, plain = report_payload(checked, line, options.encoding)
-        payload["exit_code"] = result.exit_code
-        if options.several:
-            payload = {"file": file, **payload}
-        if extra:
-            payload.update(extra)  # (no float in it)
-        result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
-    elif fmt == "sarif":
-        result.payload = (
-            sarif_results(file, checked.analysis, checked.unreadable, line) + sarif_failing(file, checked, line),
-            sarif_notifications(file, checked.analysis, line),
-        )
-    elif fmt == "github":
-        lines = (
-            github_lines(file, checked.analysis, line)
-            + github_failing(file, checked, line)
-            + github_summary(file, checked.analysis, line)
-            if checked.analysis
-            else [github_unreadable(file, checked.unreadable or "", line)]
-        )
-        result.text = "".join(line + "\n" for line in lines)
-    else:
-        out = io.StringIO()
-        report_human(checked, Style(colour), out, file, line or 1)
-        result.text = out.getvalue()
+    result = Rendered(max(checked.exit_code, least), note=note, line=line, file=file)
+    FORMATS[options.fmt].render(checked, options, result, extra)
     return result
 
 
@@ -412,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=NAMES,
         default=None,
         help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)",
     )
@@ -583,7 +440,7 @@ def run(argv: list[str] | None = None) -> int:
         args.max_size_mb,
         fail_on,
         several=len(files) > 1,
-        lines_out=fmt == "json" and lines,
+        lines_out=FORMATS[fmt].per_line and lines,
         fail_on_of={} if args.fail_on else paths.fail_on,  # --fail-on wins over each file's configuration
         encoding=Encoding(args.position_encoding),
     )
@@ -663,29 +520,15 @@ def fixed_results(outcomes: list[fixing.Outcome], options: Options) -> Iterator[
 
 
 def write(results: Iterable[Rendered], options: Options) -> int:
-    """Write the reports as they come, in the chosen format; the worst exit code. The JSON
-    forms are written as bytes (UTF-8) where stdout has them."""
-    fmt = options.fmt
-    binary = getattr(sys.stdout, "buffer", None) if fmt in ("json", "sarif") else None
-    if binary is not None:
-        sys.stdout.flush()
-
-    def emit(data: bytes) -> None:
-        if binary is not None:
-            binary.write(data)
-        else:
-            sys.stdout.write(data.decode("utf-8"))
-
+    """Write the reports as they come, in the chosen format (the table's writer); the worst
+    exit code."""
+    chosen = FORMATS[options.fmt]
+    writer = chosen.writer(options, Output(sys.stdout, chosen.binary))
     worst = 0
-    objects: list[bytes] = []
-    results_sarif: list[Any] = []
-    notifications: list[Any] = []
     sessions = [0, 0, 0]  # the sessions of a JSON Lines file so far, by exit code
-    style = Style(options.colour)
     for result in results:
         if result.end is not None:
-            if fmt == "human":
-                sys.stdout.write(sessions_line(result.end, sessions, style))
+            writer.end_of_lines(result.end, sessions)
             sessions = [0, 0, 0]
             continue
         if result.note:
@@ -693,37 +536,10 @@ def write(results: Iterable[Rendered], options: Options) -> int:
         worst = max(worst, result.exit_code)
         if result.line is not None:
             sessions[result.exit_code] += 1
-        if fmt == "json":
-            if options.lines_out:
-                emit(result.data + b"\n")
-            else:
-                objects.append(result.data)
-        elif fmt == "sarif":
-            results_sarif.extend(result.payload[0])
-            notifications.extend(result.payload[1])
-        else:
-            sys.stdout.write(result.text)
-    if fmt == "json" and not options.lines_out:
-        if not options.several:
-            emit(objects[0] + b"\n")
-        else:  # as json.dumps(..., indent=2) writes {"exit_code": worst, "files": [each object]}
-            each = b",\n    ".join(jsontext.nested(data, 2) for data in objects)
-            emit(b'{\n  "exit_code": %d,\n  "files": [\n    %s\n  ]\n}\n' % (worst, each))
-    elif fmt == "sarif":
-        emit(jsontext.dumps(sarif_log(results_sarif, notifications)) + b"\n")
+        writer.add(result)
+    writer.finish(worst)
     sys.stdout.flush()
     return worst
-
-
-def sessions_line(file: str, sessions: list[int], style: Style) -> str:
-    """The last line for a JSON Lines file: how many sessions were ok, failed, invalid."""
-    total = sum(sessions)
-    worst = 2 if sessions[2] else 1 if sessions[1] else 0
-    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[worst]
-    if not total:
-        return f"{style(file, '1')}: {verdict}: no sessions (no line that is not blank)\n"
-    counts = f"{sessions[0]} ok, {sessions[1]} failed, {sessions[2]} invalid"
-    return f"{style(file, '1')}: {verdict}: {total} session{'s' if total != 1 else ''} (JSON Lines): {counts}\n"
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ from typing import Any, BinaryIO
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__
 from ..core.analysis import Analysis, Cancelled
 from ..core.positions import LineTable
 from ..core.text import Text
+from ..version import __version__
 from .app import VIEW_SCHEME, Client, Feature, Handler, RequestRefused, Shown, View, parse_view_uri
 from .features import (
     actions,
