@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import json
 
-from sourcecheck.formats import human
 from sourcecheck.core import positions
+from sourcecheck.formats import human
 from sourcecheck.inputs import check_text
 
 
