@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
 from .core.jsontext import copied, dumps, finite_floats
+from .core.positions import Position
 from .core.verdicts import VERDICTS, WEAK
 from .disk import MAX_SIZE_MB, ReadRefused, normalized, read_bytes, read_document
 from .disk import decode as decode_bytes
@@ -71,24 +72,6 @@ FAIL_ON = frozenset((*VERDICTS, "weak"))
 
 
 # --- the report's parts -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A place in the checked text: ``line`` 0-based, ``character`` in UTF-16 code units
-    (as in LSP, and in ``--json``)."""
-
-    line: int
-    character: int
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"line": L, "character": C}``."""
-        return {"line": self.line, "character": self.character}
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> Position:
-        """The position ``to_json`` writes as ``value``."""
-        return cls(value["line"], value["character"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,22 +18,31 @@ from collections.abc import Mapping
 
 from ..interchange import FORMATS as INTERCHANGE
 from . import github, human, json, sarif
-from .base import Format, Options, Output, Rendered, Writer
+from .base import Options, Output, Rendered, ReportFormat, ReportWriter
 
-FORMATS: Mapping[str, Format] = {
-    "human": Format(
-        "human", "findings as FILE:LINE:COL, the line underlined, then a summary", False, human.render, human.Writer
+FORMATS: Mapping[str, ReportFormat] = {
+    "human": ReportFormat(
+        "human",
+        "findings as FILE:LINE:COL, each line underlined, a summary",
+        False,
+        human.render,
+        human.HumanWriter,
     ),
-    "json": Format(
-        "json", "one JSON object (docs/rules.md); JSON Lines in, JSON Lines out", True, json.render, json.Writer, True
+    "json": ReportFormat(
+        "json",
+        "one JSON object (docs/rules.md); JSON Lines for JSON Lines",
+        True,
+        json.render,
+        json.JsonWriter,
+        True,
     ),
-    "github": Format(
-        "github", "GitHub workflow commands: annotations on pull requests", False, github.render, github.Writer
+    "github": ReportFormat(
+        "github", "GitHub workflow commands: annotations on pull requests", False, github.render, github.GithubWriter
     ),
-    "sarif": Format("sarif", "SARIF 2.1.0, for code scanning", True, sarif.render, sarif.Writer),
+    "sarif": ReportFormat("sarif", "SARIF 2.1.0, for code scanning", True, sarif.render, sarif.SarifWriter),
 }
 """Every report format, by the name ``--format`` and ``output-format`` take."""
 
 NAMES = tuple(FORMATS)
 
-__all__ = ["FORMATS", "INTERCHANGE", "NAMES", "Format", "Options", "Output", "Rendered", "Writer"]
+__all__ = ["FORMATS", "INTERCHANGE", "NAMES", "Options", "Output", "Rendered", "ReportFormat", "ReportWriter"]

@@ -61,7 +61,7 @@ class Output:
             self.stream.write(data.decode("utf-8"))
 
 
-class Writer(Protocol):
+class ReportWriter(Protocol):
     """A format's reports written as they come, then whatever ends them."""
 
     def add(self, result: Rendered) -> None: ...
@@ -77,12 +77,12 @@ Render = Callable[[Checked, Options, Rendered, "dict[str, Any] | None"], None]
 
 
 @dataclass(frozen=True)
-class Format:
+class ReportFormat:
     """A row of the table of output formats (``formats/__init__.py``)."""
 
     name: str
     summary: str  # for --help
     binary: bool  # written as bytes (UTF-8) where the stream has them
     render: Render
-    writer: Callable[[Options, Output], Writer]
+    writer: Callable[[Options, Output], ReportWriter]
     per_line: bool = False  # JSON Lines in: one report a line out (Options.lines_out), as they come

@@ -94,7 +94,7 @@ def render(checked: Checked, options: Options, result: Rendered, extra: dict[str
     result.text = "".join(each + "\n" for each in lines)
 
 
-class Writer:
+class GithubWriter:
     def __init__(self, options: Options, out: Output) -> None:
         self.out = out
 

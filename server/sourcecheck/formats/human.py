@@ -117,7 +117,7 @@ def render(checked: Checked, options: Options, result: Rendered, extra: dict[str
     result.text = out.getvalue()
 
 
-class Writer:
+class HumanWriter:
     def __init__(self, options: Options, out: Output) -> None:
         self.out, self.style = out, Style(options.colour)
 

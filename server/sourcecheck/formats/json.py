@@ -159,7 +159,7 @@ def render(checked: Checked, options: Options, result: Rendered, extra: dict[str
     result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
 
 
-class Writer:
+class JsonWriter:
     """The objects as they come (JSON Lines out), or once all are in: one object, or with
     several inputs ``{"exit_code": worst, "files": [each object]}``, as ``json.dumps(...,
     indent=2)`` writes it."""

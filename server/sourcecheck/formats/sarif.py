@@ -246,7 +246,7 @@ def render(checked: Checked, options: Options, result: Rendered, extra: dict[str
     )
 
 
-class Writer:
+class SarifWriter:
     """One log of every input's results, written once all are in."""
 
     def __init__(self, options: Options, out: Output) -> None:
