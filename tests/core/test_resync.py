@@ -404,3 +404,24 @@ def test_pathological_alignments_are_bounded_and_still_keep_only_what_survives(o
         for carried in notes.refs:
             if carried.kept:
                 assert resolves_to(moved, carried.anchor) == carried.was
+
+
+def test_a_ref_half_in_a_deleted_sentence_keeps_its_surviving_words_not_the_period_before():
+    """The text from a sentence to the middle of the next line deleted (the lines joined), a
+    ref running from the deleted sentence's end into the next one: what is left is the next
+    sentence's words, not the period of the sentence before, which the diff may take for the
+    deleted sentence's own."""
+    old = (
+        "- `claim` is a ref. It points at the span of text being annotated.\n"
+        "- `sources` is a non-empty list of source refs. Each entry is a regular ref plus two fields:\n"
+    )
+    new = "- `claim` is a ref. Each entry is a regular ref plus two fields:\n"  # found by a random drift
+    start = old.index("of source refs.")
+    end = old.index("Each entry is") + len("Each entry is")
+    document = Document("notes", old, ("documents", 1))
+    ref = cite(document, start, end)
+    assert isinstance(ref, Boundaries)
+    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
+    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
+    (carried,) = notes.refs
+    assert carried.state == "edited" and carried.now == "Each entry is"

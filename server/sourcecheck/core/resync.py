@@ -149,6 +149,7 @@ def _same_edges(old: str, start: int, end: int, new: str, begin: int, finish: in
 
 _WORD = re.compile(r"\w+")
 _WORD_CHARACTER = re.compile(r"\w")
+_SENTENCE_END = re.compile(r"[.!?;:]+\s+")
 
 
 def _surviving_share(alignment: Alignment, old: str, start: int, end: int) -> float:
@@ -209,14 +210,12 @@ def aligned_text(alignment: Alignment, old: str, new: str, start: int, end: int)
         begin += 1
     while finish > begin and new[finish - 1].isspace():
         finish -= 1
-    # starting (ending) with a word where it did: a mark the diff took for one of its own
-    # (the period of the sentence before, where a sentence was deleted) is left out
+    # starting with a word where it did: the end of the sentence before it, which the diff
+    # may take for the end of one deleted from the ref (". Each entry is"), is left out
     if _WORD_CHARACTER.match(old, start):
-        while begin < finish and not _WORD_CHARACTER.match(new, begin):
-            begin += 1
-    if _WORD_CHARACTER.match(old, end - 1):
-        while finish > begin and not _WORD_CHARACTER.match(new, finish - 1):
-            finish -= 1
+        ending = _SENTENCE_END.match(new, begin, finish)
+        if ending is not None:
+            begin = ending.end()
     return (begin, finish) if begin < finish else None
 
 
