@@ -78,7 +78,7 @@ def _char_pattern(ch: str, loose: bool) -> str:
 
 
 _DASH_RUN = f"[{re.escape(DASHES)}]{{1,3}}"
-_LOOSE_SPACE = f"{_MARKUP}(?:,?{_SPACE}|{_SPACE}?{_DASH_RUN}{_SPACE}?){_MARKUP}"
+_LOOSE_SPACE = f"{_MARKUP}(?:,?{_SPACE}|(?:{_SPACE})?{_DASH_RUN}(?:{_SPACE})?){_MARKUP}"
 """A space as models rewrite it: a comma added before it, a hyphen or a dash for it."""
 
 
