@@ -102,16 +102,39 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+Coordinates = tuple[tuple[int, str], tuple[int, str]]
+
+
+def reversed_repairs(ref: Ref, document: Document) -> list[tuple[str, Coordinates]]:
+    """The repairs of a ref whose start line comes after its end line that give a ref that
+    resolves, each said for a person with its (line, str) boundaries: the boundaries swapped
+    (lines and strings), the line numbers swapped, or one boundary moved to the other's line
+    (a line number written wrong; its string is there too)."""
+    assert ref.start is not None and ref.end is not None
+    start, end = ref.start, ref.end
+    options: list[tuple[str, Coordinates]] = [
+        ("swap the start and end boundaries (their lines and strings)", ((end.line, end.str), (start.line, start.str))),
+        (
+            f"swap the two line numbers (start on line {end.line}, end on line {start.line})",
+            ((end.line, start.str), (start.line, end.str)),
+        ),
+        (f"write {start.line} for `end.line`", ((start.line, start.str), (start.line, end.str))),
+        (f"write {end.line} for `start.line`", ((end.line, start.str), (end.line, end.str))),
+    ]
+    return [(said, where) for said, where in options if span_resolves(document.lines, *where)]
+
+
 def reversed_lines(ref: Ref, document: Document) -> str:
-    """What to say of a ref whose start line comes after its end line: swapping what
-    gives a ref that resolves, if anything does; else where each string is."""
+    """What to say of a ref whose start line comes after its end line: what gives a ref that
+    resolves, if anything does (several: each is a suggested fix); else where each string is."""
     assert ref.start is not None and ref.end is not None
     start, end = ref.start, ref.end
     said = f"`start.line` {start.line} comes after `end.line` {end.line}; a ref runs forward"
-    if span_resolves(document.lines, (end.line, end.str), (start.line, start.str)):
-        return said + ": swap the start and end boundaries (their lines and strings)"
-    if span_resolves(document.lines, (end.line, start.str), (start.line, end.str)):
-        return said + f": swap the two line numbers (start on line {end.line}, end on line {start.line})"
+    repairs = reversed_repairs(ref, document)
+    if len(repairs) == 1:
+        return said + ": " + repairs[0][0]
+    if repairs:
+        return said + ": " + " or ".join(what for what, _ in repairs) + ", as meant (each is a suggested fix)"
     places = []
     for boundary in (start, end):
         holding = lines_holding_once(document.content, document.line_starts, boundary.str)
@@ -159,7 +182,7 @@ def not_found(boundary: Boundary, document: Document, line: str) -> str:
                 for m in misses[:4]
             ]
         )
-        return f"{said}; it may be {options}: write the one meant (each is a suggested fix)"
+        return f"{said}; it may be {options}: write the one meant"
     if "\n" in boundary.str:
         return (
             f"{said}: `str` holds a line break, but a boundary lies on one line; write the part of it on line "
