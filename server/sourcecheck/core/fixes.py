@@ -6,8 +6,10 @@ One place for the editor's quick fixes, ``sourcecheck --fix`` and the ``fix`` /
 - **safe**: the repaired ref cites what the mistaken one evidently meant: the same characters
   but for quote style, letter case or runs of whitespace, found once on the named line; a
   polarity written in another case or form (``support``); a number written as a string
-  (``"0.9"``, ``"3"``); a path that matches exactly one document but for case or extension;
-  CRLF content normalized; the session shape repaired without dropping anything;
+  (``"0.9"``, ``"3"``); a path that matches exactly one document but for case or a missing or
+  added extension (never another one: ``law.2`` is not ``law.1``); CRLF content normalized (a
+  boundary that ends in ``\\r`` with it); the session shape repaired without dropping or
+  repeating anything;
 - **unsafe**: anything that guesses: a line off by one or two, a trailing period dropped,
   an occurrence chosen, ``95`` read as ``0.95``, a key renamed, an annotation removed.
 
@@ -33,7 +35,7 @@ from .extend import Extension, extensions, span_resolves
 from .jsonlex import encode_string, escape_lone_surrogates
 from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
-from .messages import misspellings, reversed_repairs, stem
+from .messages import misspellings, reversed_repairs, same_but_case_or_extension, wraps_a_session
 from .occurrences import occurrences
 from .placing import Placement, carried_by, own_fix, placements, state
 from .refs import Boundaries, resolves_to
@@ -326,7 +328,30 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
                 if shift and target is not None:
                     edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
     kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
-    return [Fix(f"Normalize {kind} line breaks to \\n", tuple(edits), "unsafe" if lone_cr else "safe")]
+    cut = _without_cr(analysis, document) if document is not None and not lone_cr else []
+    title = f"Normalize {kind} line breaks to \\n"
+    if cut:
+        title += f", and the {len(cut)} boundary string{'s' if len(cut) != 1 else ''} ending in \\r without it"
+    edits += cut
+    return [Fix(title, tuple(edits), "unsafe" if lone_cr else "safe")]
+
+
+def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
+    """The boundaries into a document that end in the ``\r`` of a CRLF line break, written
+    without it (the normalized content has none), where what is left is unique on its line."""
+    edits = []
+    for ref in analysis.refs_into(document):
+        for boundary in (ref.start, ref.end):
+            if boundary is None or not boundary.str.endswith("\r") or "\r" in boundary.str[:-1]:
+                continue
+            if not 1 <= boundary.line <= len(document.lines) or not boundary.str[:-1]:
+                continue
+            line = document.lines[boundary.line - 1]
+            if not line.endswith("\r") or occurrences(line[:-1], boundary.str[:-1])[1] != 1:
+                continue
+            target = _value(analysis, ref.boundary_path(boundary) + ("str",))
+            edits += _replace(target, encode_string(boundary.str[:-1]))
+    return edits
 
 
 def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
@@ -338,7 +363,7 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
         return []
     by_path = analysis.session.by_path
     start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
-    evident = [p for p in by_path if p.lower() == ref.doc_path.lower() or stem(p) == stem(ref.doc_path)]
+    evident = [p for p in by_path if same_but_case_or_extension(p, ref.doc_path)]
     close = [p for p in difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6) if p not in evident]
     claim = ref.annotation.claim if ref.is_source else None
     if claim is not None:  # a source is not guessed to be its claim's own document (a self-citation)
@@ -487,16 +512,36 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     return [Fix(title, tuple(edits), "safe")]
 
 
+def unwrapped(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A session written as the one member of a wrapper (``{"result": {"documents": [...],
+    "annotations": [...]}}``, as an API's response holds it): the wrapper removed, the session
+    moved out as it is written (safe: nothing but the wrapper's key is dropped)."""
+    root = analysis.node(())
+    if not isinstance(root, JObject) or len(root.members) != 1 or len(finding.path) != 1:
+        return []
+    inner = root.members[0].value
+    if not isinstance(inner, JObject) or not wraps_a_session(_plain_value(analysis, finding.path)):
+        return []
+    text = analysis.text
+    written = _reindented(text, inner.start, inner.end, _indent_of(text, root.start))
+    title = f"Move the session out of {_quoted(str(finding.path[0]), 30)} (the wrapper removed, nothing else)"
+    return [Fix(title, (Edit(root.start, root.end, written),), "safe")]
+
+
 def shape_or_rename(analysis: Analysis, finding: Finding) -> list[Fix]:
     if finding.path == ("session", "annotations"):
         return nested_annotations(analysis, finding)
-    return rename_key(analysis, finding)
+    return unwrapped(analysis, finding) or rename_key(analysis, finding)
 
 
 def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
     """A line written as a string of digits (``"3"``: safe) or as a whole float (``3.0``);
     annotations written inside ``session`` with none at the top level."""
     if finding.path == () and analysis.node(("session", "annotations")) is not None:
+        # One fix for one mistake: where `annotations` inside `session` has a finding of its
+        # own, that finding carries the move (applying both would move them twice).
+        if any(f.code == "unknown-field" and f.path == ("session", "annotations") for f in analysis.findings):
+            return []
         return nested_annotations(analysis, finding)
     if finding.path[-1:] != ("line",):
         return []

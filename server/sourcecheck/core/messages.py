@@ -90,7 +90,16 @@ def stem(path: str) -> str:
 
 
 def same_but_case_or_extension(path: str, written: str) -> bool:
-    return path.lower() == written.lower() or stem(path) == stem(written)
+    """Whether ``written`` names the document ``path`` but for letter case or an extension
+    missing or added (``notes`` for ``notes.md``, ``notes.md.md``), never another extension or
+    suffix: ``law.2`` is not ``law.1``, ``spec-v1.1`` is not ``spec-v1.0`` (RULES.md)."""
+    path, written = path.lower(), written.lower()
+    return path == written or stem(path) == written or path == stem(written)
+
+
+def wraps_a_session(value: Any) -> bool:
+    """Whether a value is a session of either shape (a response's ``{"result": {...}}``)."""
+    return isinstance(value, dict) and bool({"documents", "session"} & value.keys())
 
 
 def item_number(path: Path) -> int:
