@@ -339,7 +339,7 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
 def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
     """The boundaries into a document that end in the ``\r`` of a CRLF line break, written
     without it (the normalized content has none), where what is left is unique on its line."""
-    edits = []
+    edits: list[Edit] = []
     for ref in analysis.refs_into(document):
         for boundary in (ref.start, ref.end):
             if boundary is None or not boundary.str.endswith("\r") or "\r" in boundary.str[:-1]:
