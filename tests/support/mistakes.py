@@ -28,14 +28,16 @@ from sourcecheck.core.refs import Boundaries, cite, resolves_to
 from sourcecheck.core.session import Document
 
 ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "core" / "data"
 PROSE_FILES = [
-    ROOT / "tests" / "core" / "data" / "agent_prose.md",
-    ROOT / "README.md",
-    ROOT / "docs" / "architecture.md",
-    ROOT / "docs" / "decisions.md",
-    ROOT / "docs" / "sourcecheck-spec.md",
-    ROOT / "docs" / "security.md",
+    DATA / "agent_prose.md",
+    *(
+        DATA / "prose" / name
+        for name in ("README.md", "architecture.md", "decisions.md", "sourcecheck-spec.md", "security.md")
+    ),
 ]
+"""The prose the refs cite: the repository's own text, copied once (tests/core/data/prose/) so
+that the corpus, and its numbers, do not change when the documentation does."""
 ORBIT = sorted((ROOT / "examples" / "orbit").iterdir())
 
 SIMPLE = ("recase", "repunct", "quotes", "spacing", "period", "markup", "line-off", "one-line-off")
