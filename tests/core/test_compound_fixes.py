@@ -115,6 +115,17 @@ def test_re_punctuation_is_a_near_miss_said_and_fixed_as_a_guess(written, meant,
     assert applicability == "unsafe" and title.startswith(f'Write "{meant}", the line\'s exact text')
 
 
+@pytest.mark.parametrize(
+    "end, meant",
+    [("-- omit", "— omit"), ("technical, post.", "technical post.")],
+)
+def test_re_punctuation_gives_one_fix_not_one_per_space_or_period_around_it(end, meant):
+    content = "A claim is unsourced — omit it.\nA named-author technical post.\n"
+    number = 1 if "omit" in end else 2
+    text = prose_session((number, "A"), (number, end), content)
+    assert [title.split(",")[0] for _, title in fixes(text)] == [f'Write "{meant}"']
+
+
 def test_a_period_written_for_the_line_s_exclamation_mark_or_colon_keeps_it():
     text = prose_session((13, "The width"), (13, "window is resized."))
     assert fixes(text) == [

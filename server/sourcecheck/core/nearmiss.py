@@ -213,8 +213,11 @@ def _word(ch: str) -> bool:
 
 def _on_word_boundaries(line: str, start: int, end: int, needle: str) -> bool:
     """Whether ``line[start:end]`` starts and ends where its words do, as ``needle`` does (a
-    needle that starts with a letter is not meant to start inside a word of the line)."""
+    needle that starts with a letter is not meant to start inside a word of the line; one that
+    starts with a dash, not at the space before it)."""
     if start > 0 and _word(needle[:1] or " ") and _word(line[start - 1]) and _word(line[start]):
+        return False
+    if line[start].isspace() != needle[:1].isspace() or line[end - 1].isspace() != needle[-1:].isspace():
         return False
     return not (end < len(line) and _word(needle[-1:] or " ") and _word(line[end - 1]) and _word(line[end]))
 
@@ -332,7 +335,11 @@ def _loose_on_line(lines: Sequence[str], number: int, needle: str) -> list[NearM
         for column, text in (
             [(line.find(variant), variant)] if exact else _on_line(lines, number, variant, True, needle)
         ):
-            if _unique(line, text) and all(n.text != text for n in found):
+            # (a part of a candidate already found, at its column, is not another one: the
+            # string without its period where the line has the period after what was meant)
+            if _unique(line, text) and all(
+                n.text != text and not (n.column == column and n.text.startswith(text)) for n in found
+            ):
                 if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
                     edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
                     why = f"{why}, where line {number} {edge}"
