@@ -117,3 +117,15 @@ def test_annotations_inside_session_are_moved_by_one_fix_that_applied_with_every
     edits = [edit for fix in carried for edit in fix.edits]  # as an agent applies --json's fixes: all of them
     moved = json.loads(apply(text, edits))
     assert moved["annotations"] == (top or []) + [ANNOTATION] and "annotations" not in moved["session"]
+
+
+def test_a_source_path_like_no_document_is_guessed_to_be_the_session_s_only_other_one():
+    text = with_source_path("https://example.com/report", "report.txt")
+    assert path_fix(text) == ("unsafe", 'Change path to "report.txt": cites "Alpha beta"')
+    assert fixed(text).text == text  # a guess: only with --unsafe-fixes
+    documents = [{"path": name, "content": TEXT} for name in ("claim.md", "one.txt", "two.txt")]
+    annotation = {
+        "claim": claim("claim.md", (1, "Alpha"), (1, "beta")),
+        "sources": [source("x", (1, "Alpha"), (1, "beta"))],
+    }
+    assert path_fix(json.dumps(session([annotation], documents))) is None  # two others: which one?

@@ -356,8 +356,9 @@ def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
 
 def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     """The document the unknown path meant, under which the ref resolves: one that matches
-    but for case or extension (safe when it is the only one), or one spelled alike (unsafe;
-    for a source, never its claim's own document)."""
+    but for case or a missing or added extension (safe when it is the only one), or one
+    spelled alike, or for a source whose path is like none, the session's only document other
+    than its claim's (unsafe; for a source, never its claim's own document)."""
     ref = finding.ref
     if ref is None or ref.doc_path is None or ref.start is None or ref.end is None:
         return []
@@ -368,6 +369,9 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     claim = ref.annotation.claim if ref.is_source else None
     if claim is not None:  # a source is not guessed to be its claim's own document (a self-citation)
         close = [p for p in close if p != claim.doc_path]
+        others = [p for p in by_path if p != claim.doc_path]
+        if not evident and not close and len(others) == 1:
+            close = others  # the session's only other document: where a source can be (a guess)
     node = _value(analysis, finding.path)
     fixes = []
     for path in evident + close:
