@@ -173,6 +173,22 @@ def test_every_message_that_promises_suggestions_carries_them():
                 assert fix is None and len(suggestions) > 1, finding.message
 
 
+def test_a_reversed_ref_with_two_repairs_says_both_and_carries_both_as_suggestions():
+    text = prose_session((3, "one"), (2, "four"), "one two\nthree four\none four\n")
+    analysis = Analysis(text)
+    (finding,) = analysis.findings
+    assert finding.message == (
+        "`start.line` 3 comes after `end.line` 2; a ref runs forward: swap the start and end boundaries (their "
+        "lines and strings) or write 3 for `end.line`, as meant (each is a suggested fix)"
+    )
+    fix, suggestions = fix_of(analysis, finding)
+    assert fix is None
+    assert [each.title for each in suggestions] == [
+        'Swap the start and end boundaries: cites "four\\none"',
+        'Write 3 for `end.line`: cites "one four"',
+    ]
+
+
 # --- the corpus -----------------------------------------------------------------------------------
 
 
