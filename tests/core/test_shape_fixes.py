@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.fixes import apply, fix_of, fixed
+from sourcecheck.core.edits import apply
+from sourcecheck.core.fixes import fix_of, fixed
 from tests.support.helpers import claim, session, source
 
 TEXT = "Alpha beta gamma.\n"

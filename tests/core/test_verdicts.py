@@ -4,8 +4,10 @@ import json
 
 import pytest
 
-from sourcecheck.cli.main import Checked, main, report_json
+from sourcecheck.cli.main import main
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.formats.json import report_json
+from sourcecheck.inputs import Checked
 from tests.support.helpers import claim, session, source
 
 ARTICLE = "The report says the outcome was positive.\nThe the the end.\nSecond line."

@@ -24,13 +24,14 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from .analysis import Analysis
 from .display import title_quote
+from .edits import Edit, apply
 from .extend import Extension, extensions, span_resolves
 from .jsonlex import encode_string, escape_lone_surrogates
 from .jsonnodes import JArray, JObject, JString
@@ -47,15 +48,6 @@ TITLE_WIDTH = 60
 
 
 @dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace the file's text ``[start, end)`` with ``text``."""
-
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class Fix:
     """One repair of a finding."""
 
@@ -66,16 +58,6 @@ class Fix:
     @property
     def safe(self) -> bool:
         return self.applicability == "safe"
-
-
-def apply(text: str, edits: Sequence[Edit]) -> str:
-    """The text with non-overlapping edits applied."""
-    pieces, at = [], 0
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        pieces += [text[at : edit.start], edit.text]
-        at = edit.end
-    pieces.append(text[at:])
-    return "".join(pieces)
 
 
 def _quoted(text: str, width: int = TITLE_WIDTH) -> str:
@@ -746,10 +728,8 @@ def fixed(text: str, unsafe: bool = False) -> Fixed:
 
 __all__ = [
     "Applicability",
-    "Edit",
     "Fix",
     "Fixed",
-    "apply",
     "confidence_meant",
     "fix_of",
     "fixed",
