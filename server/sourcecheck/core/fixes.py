@@ -22,7 +22,6 @@ preferred. Each fix replaces only the values it fixes (or moves or removes whole
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +32,8 @@ from .analysis import Analysis
 from .display import title_quote
 from .edits import Edit, apply
 from .extend import Extension, extensions, span_resolves
-from .jsonlex import encode_string, escape_lone_surrogates
+from .insert import indent_unit, newline_of, written
+from .jsonlex import encode_string
 from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
 from .messages import misspellings, reversed_repairs, same_but_case_or_extension, wraps_a_session
@@ -442,11 +442,6 @@ def _indent_of(text: str, at: int) -> str:
     return match.group() if match else ""
 
 
-def _indent_unit(text: str) -> str:
-    unit = re.search(r"\n([ \t]+)\S", text)
-    return unit.group(1) if unit else "  "
-
-
 def _reindented(text: str, start: int, end: int, indent: str) -> str:
     """The value at ``[start, end)`` with its lines after the first moved to begin at ``indent``
     where the value's own first line began."""
@@ -475,7 +470,7 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     edits = [Edit(*removal, "")]
     # The items as they are written, each moved to the indentation of the top level's items.
     at = top.value if top is not None and isinstance(top.value, JArray) else inner
-    indent = _indent_of(text, at.start) + _indent_unit(text)
+    indent = _indent_of(text, at.start) + (indent_unit(text) or "  ")
     moved = [_reindented(text, item.start, item.end, indent) for item in nested.items]
     compact = "\n" not in text[root.start : root.end]
     newline = "\r\n" if "\r\n" in text else "\n"
@@ -555,14 +550,10 @@ def _first_unique_word(document: Document, max_lines: int = 200) -> tuple[int, s
 def _layout(value: Any, text: str, at: int, compact: bool) -> str:
     """``value`` as JSON to write at offset ``at``, laid out as the file around it is."""
     if compact:
-        return escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
+        return written(value, None, "")
     line_start = text.rfind("\n", 0, at) + 1
     here = re.match(r"[ \t]*", text[line_start:at])
-    indent = here.group() if here else ""
-    unit = re.search(r"\n([ \t]+)\S", text)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    written = escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=unit.group(1) if unit else "  "))
-    return (newline + indent).join(written.split("\n"))
+    return written(value, indent_unit(text) or "  ", here.group() if here else "", newline_of(text))
 
 
 def add_source(analysis: Analysis, finding: Finding) -> list[Fix]:
