@@ -37,6 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
+from .arguments import encoding as encoding_named
+from .arguments import json_value, line_item, lines_source, name_of, size_limit, source_kind
+from .arguments import verdicts as verdicts_named
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
 from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
 from .core.analysis import Analysis
@@ -623,26 +626,55 @@ def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
 def text_of(value: dict[str, Any] | list[Any]) -> str:
     """The text a parsed value is checked as: ``json.dumps(value, ensure_ascii=False,
     indent=2)``, each lone surrogate and invisible character written as a ``\\uXXXX``
-    escape (as ``--json`` writes them). Raises ``TypeError``
-    for what JSON cannot hold, as ``json.dumps`` does; ``NaN`` and ``Infinity`` are written
-    as ``json.dumps`` writes them, and are then ``invalid-json``."""
-    return dumps(value, indent=True).decode("utf-8")
+    escape (as ``--json`` writes them). Raises ``TypeError`` for what JSON cannot hold (a
+    set, a key that is a tuple), ``ValueError`` for a value that contains itself, is nested
+    more than 500 levels deep or holds an integer of more digits than Python writes, each
+    saying where; ``NaN`` and ``Infinity`` are written as ``json.dumps`` writes them, and
+    are then ``invalid-json``."""
+    return _text_of(value, "sourcecheck.text_of")
 
 
-def _verdicts(fail_on: Iterable[str]) -> frozenset[str]:
-    chosen = frozenset(fail_on)
-    unknown = chosen - FAIL_ON
-    if unknown:
-        raise ValueError(f"fail_on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}")
-    return chosen
+def _text_of(value: dict[str, Any] | list[Any], function: str) -> str:
+    plain = json_value(value, function)
+    return dumps(value, indent=True, floats_plain=plain).decode("utf-8")
+
+
+SOURCES = "JSON text (str), bytes, a path (pathlib.Path) or a parsed session (a dict)"
+"""What :func:`check` takes, in words."""
+
+
+def _source(source: object, name: str | None, max_size_mb: int, function: str) -> tuple[str, str | Checked]:
+    """The name of a source for :func:`check` and its text, or the check of
+    what could not be read (it says why)."""
+    kind = source_kind(function, source, SOURCES)
+    if kind == "text":
+        return name or "<stdin>", cast(str, source)
+    if kind == "bytes":
+        shown = name or "<stdin>"
+        data = bytes(cast(bytes, source))
+        try:
+            return shown, decode_bytes(data, "save it as UTF-8")
+        except ReadRefused as refusal:
+            return shown, Checked(shown, unreadable=refusal.reason)
+    if kind == "path":
+        path = os.fsdecode(os.fspath(cast("os.PathLike[str]", source)))
+        if is_jsonl(path):
+            raise ValueError(f"{path} holds JSON Lines, one session per line: use sourcecheck.check_lines")
+        shown = name or shown_name(path)
+        try:
+            return shown, decode_bytes(read_bytes(path, max_size_mb), "save it as UTF-8")
+        except ReadRefused as refusal:
+            return shown, Checked(shown, unreadable=refusal.reason)
+    return name or "<stdin>", _text_of(cast("dict[str, Any]", source), function)
 
 
 def check(
     source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes] | dict[str, Any] | list[Any],
     *,
     name: str | None = None,
-    fail_on: Iterable[str] = (),
+    fail_on: str | Iterable[str] = (),
     max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
 ) -> Report:
     """Check one session and report what was found, as ``sourcecheck --json`` does.
 
@@ -654,88 +686,101 @@ def check(
 
     ``name``: what an input that cannot be read is called in :attr:`Report.error` (by
     default the path, else ``<stdin>``, as the command calls standard input). ``fail_on``:
-    verdicts that fail the check (exit 1) as ``--fail-on`` does: ``unresolved``,
-    ``unverified``, ``refuted``, ``contested``, ``weak``.
+    verdicts that fail the check (exit 1) as ``--fail-on`` does, one name or several (a
+    list, or names with commas): ``unresolved``, ``unverified``, ``refuted``, ``contested``,
+    ``supported``, ``weak``. ``position_encoding``: how the columns of ranges and edits are
+    counted, ``"utf-16"`` (as LSP and RULES.md), ``"utf-8"`` or ``"utf-32"``.
 
     Never raises for what the input holds (a file that is missing, bytes that are not
     UTF-8, text that is not JSON: each is in the report); raises ``TypeError`` for a source
-    of another type, ``ValueError`` for an unknown verdict in ``fail_on``."""
-    verdicts = _verdicts(fail_on)
-    if isinstance(source, str):
-        checked = check_text(name or "<stdin>", source)
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        checked = check_bytes(name or "-", bytes(source))
-    elif isinstance(source, os.PathLike):
-        path = os.fsdecode(os.fspath(source))
-        if is_jsonl(path):
-            raise ValueError(f"{path} holds JSON Lines, one session per line: use sourcecheck.check_lines")
-        checked = check_file(path, max_size_mb)
-        if name is not None:
-            checked.name = name
-    elif isinstance(source, (dict, list)):
-        checked = check_text(name or "<stdin>", text_of(source))
-    else:
-        raise TypeError(
-            f"sourcecheck.check takes JSON text (str), bytes, a path (os.PathLike) or a parsed dict, "
-            f"not {type(source).__name__}"
-        )
+    of another type and for a ``str`` naming an existing ``*.json`` file (pass a
+    ``pathlib.Path``), ``ValueError`` for an unknown verdict in ``fail_on`` and a parsed
+    value with no JSON text (see :func:`text_of`); each says what is accepted."""
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown, text = _source(source, name_of(name), limit, "sourcecheck.check")
+    checked = text if isinstance(text, Checked) else check_text(shown, text)
     checked.fail_on = verdicts
-    return Report._made(report_json(checked), checked.warning)
+    return Report._made(report_json(checked, None, encoding), checked.warning)
 
 
 def check_lines(
-    source: os.PathLike[str] | os.PathLike[bytes] | Iterable[str | bytes],
+    source: os.PathLike[str] | os.PathLike[bytes] | Iterable[str | bytes | dict[str, Any]],
     *,
     name: str | None = None,
-    fail_on: Iterable[str] = (),
+    fail_on: str | Iterable[str] = (),
     max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
 ) -> Iterator[Report]:
     """Check JSON Lines, one session per line, and give a report for each, in order: what
     ``sourcecheck --json`` prints for them, line by line (each with its :attr:`Report.line`).
 
     ``source``: a path (read a line at a time: a line larger than ``max_size_mb`` is
     reported, not read), or lines (a file opened in text or binary mode, a list of
-    strings, a Dask partition), each with or without its line ending. Lines are numbered
-    from 1; a blank line gives no report (its number is skipped). ``name``: what the
-    reports' messages call the input (by default the path, else ``<stdin>``), each line as
-    ``NAME:LINE``. A path that cannot be read gives one report, with its reason and no
-    line. A line of text read with ``errors="surrogateescape"`` (what is not UTF-8 kept as
-    lone surrogates U+DC80 to U+DCFF, as a Dask bag of ``read_text`` can) is checked as the
-    bytes it was read from: a line that is not UTF-8 is reported as the command reports it."""
-    verdicts = _verdicts(fail_on)
+    strings, a Dask partition), each with or without its line ending, or parsed sessions
+    (dicts, checked as :func:`check` checks one). Lines are numbered from 1; a blank line
+    gives no report (its number is skipped). ``name``: what the reports' messages call the
+    input (by default the path, else ``<stdin>``), each line as ``NAME:LINE``. A path that
+    cannot be read gives one report, with its reason and no line. A line of text read with
+    ``errors="surrogateescape"`` (what is not UTF-8 kept as lone surrogates U+DC80 to
+    U+DCFF, as a Dask bag of ``read_text`` can) is checked as the bytes it was read from: a
+    line that is not UTF-8 is reported as the command reports it.
+
+    Raises at once (not when the first report is asked for) ``TypeError`` for a ``str`` or
+    ``bytes`` source (its items would be characters: pass ``pathlib.Path`` for a file,
+    ``text.splitlines()`` for text in memory) or one that is not iterable, and ``ValueError``
+    for ``fail_on`` or ``position_encoding`` as :func:`check` does; while reading,
+    ``TypeError`` for a line of another type."""
+    lines_source(source)
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown = name_of(name)
     if isinstance(source, os.PathLike):
-        path = os.fsdecode(os.fspath(source))
-        shown = name or shown_name(path)
-        handle = open_lines(path)
-        if handle is None:
-            checked = check_file(path, max_size_mb)  # says why, as for any file
-            checked.name, checked.fail_on = shown, verdicts
-            yield Report._made(report_json(checked), checked.warning)
-            return
-        with handle:
-            limit = max_size_mb * 1_000_000
-            for number, line, size in read_lines(handle, limit):
-                if line is None:
-                    checked = too_large(f"{shown}:{number}", size, max_size_mb)
-                else:
-                    session = session_of(line)
-                    if session is None:
-                        continue
-                    checked = check_bytes(f"{shown}:{number}", session)
-                checked.fail_on = verdicts
-                yield Report._made(report_json(checked, number), checked.warning)
+        return _path_lines(os.fsdecode(os.fspath(source)), shown, verdicts, limit, encoding)
+    return _given_lines(source, shown or "<stdin>", verdicts, encoding)
+
+
+def _path_lines(
+    path: str, name: str | None, verdicts: frozenset[str], max_size_mb: int, encoding: Encoding
+) -> Iterator[Report]:
+    shown = name or shown_name(path)
+    handle = open_lines(path)
+    if handle is None:
+        checked = check_file(path, max_size_mb)  # says why, as for any file
+        checked.name, checked.fail_on = shown, verdicts
+        yield Report._made(report_json(checked, None, encoding), checked.warning)
         return
-    shown = name or "<stdin>"
+    with handle:
+        limit = max_size_mb * 1_000_000
+        for number, line, size in read_lines(handle, limit):
+            if line is None:
+                checked = too_large(f"{shown}:{number}", size, max_size_mb)
+            else:
+                session = session_of(line)
+                if session is None:
+                    continue
+                checked = check_bytes(f"{shown}:{number}", session)
+            checked.fail_on = verdicts
+            yield Report._made(report_json(checked, number, encoding), checked.warning)
+
+
+def _given_lines(
+    source: Iterable[object], shown: str, verdicts: frozenset[str], encoding: Encoding
+) -> Iterator[Report]:
     for number, raw in enumerate(source, 1):
-        held = session_of(raw)
-        if held is None:
-            continue
+        item = line_item(number, raw)
         where = f"{shown}:{number}"
-        if isinstance(held, str) and _ESCAPED_BYTE.search(held):  # read with errors="surrogateescape"
-            held = held.encode("utf-8", "surrogateescape")
-        checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
+        if isinstance(item, (dict, list)):
+            checked = check_text(where, _text_of(item, "sourcecheck.check_lines"))
+        else:
+            held = session_of(item)
+            if held is None:
+                continue
+            if isinstance(held, str) and _ESCAPED_BYTE.search(held):  # read with errors="surrogateescape"
+                held = held.encode("utf-8", "surrogateescape")
+            checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
         checked.fail_on = verdicts
-        yield Report._made(report_json(checked, number), checked.warning)
+        yield Report._made(report_json(checked, number, encoding), checked.warning)
 
 
 def too_large(name: str, size: int, max_size_mb: int) -> Checked:
