@@ -5,8 +5,9 @@
     >>> report.exit_code, report.findings
     (0, ())
 
-:func:`check` checks one session (JSON text, bytes, a path or a parsed dict) and
-:func:`check_lines` each session of JSON Lines; the report's parts are the typed objects
+:func:`check` checks one session (JSON text, bytes, a path or a parsed dict),
+:func:`check_lines` each session of JSON Lines, and :func:`fix` applies a session's fixes
+(the fixed text, the fixes applied, the findings left); the report's parts are the typed objects
 below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api.py``).
 :func:`import_citations` makes a session of a model's cited answer (or of Web Annotations)
 and :func:`export_w3c` writes one as Web Annotations.
@@ -17,10 +18,12 @@ __version__ = "0.1.0"
 from .api import (  # noqa: E402 - after __version__, which the command's modules import from here
     FAIL_ON,
     Applicability,
+    AppliedFix,
     Coverage,
     Edit,
     Finding,
     Fix,
+    FixResult,
     Imported,
     ImportReport,
     Point,
@@ -35,17 +38,20 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     check,
     check_lines,
     export_w3c,
+    fix,
     import_citations,
     text_of,
 )
 
 __all__ = [
     "FAIL_ON",
+    "AppliedFix",
     "Applicability",
     "Coverage",
     "Edit",
     "Finding",
     "Fix",
+    "FixResult",
     "ImportReport",
     "Imported",
     "Point",
@@ -61,6 +67,7 @@ __all__ = [
     "check",
     "check_lines",
     "export_w3c",
+    "fix",
     "import_citations",
     "text_of",
 ]

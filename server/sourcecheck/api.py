@@ -38,12 +38,12 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
 from .arguments import encoding as encoding_named
-from .arguments import json_value, line_item, lines_source, name_of, size_limit, source_kind
+from .arguments import flag, json_value, line_item, lines_source, name_of, size_limit, source_kind
 from .arguments import verdicts as verdicts_named
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
 from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
 from .core.analysis import Analysis
-from .core.fixes import FIXERS, fix_of
+from .core.fixes import FIXERS, fix_of, fixed
 from .core.fixes import Fix as _Fix
 from .core.jsontext import copied, dumps, finite_floats, plain_float
 from .core.positions import Encoding
@@ -640,11 +640,11 @@ def _text_of(value: dict[str, Any] | list[Any], function: str) -> str:
 
 
 SOURCES = "JSON text (str), bytes, a path (pathlib.Path) or a parsed session (a dict)"
-"""What :func:`check` takes, in words."""
+"""What :func:`check` and :func:`fix` take, in words."""
 
 
 def _source(source: object, name: str | None, max_size_mb: int, function: str) -> tuple[str, str | Checked]:
-    """The name of a source for :func:`check` and its text, or the check of
+    """The name of a source for :func:`check` and :func:`fix` and its text, or the check of
     what could not be read (it says why)."""
     kind = source_kind(function, source, SOURCES)
     if kind == "text":
@@ -659,7 +659,8 @@ def _source(source: object, name: str | None, max_size_mb: int, function: str) -
     if kind == "path":
         path = os.fsdecode(os.fspath(cast("os.PathLike[str]", source)))
         if is_jsonl(path):
-            raise ValueError(f"{path} holds JSON Lines, one session per line: use sourcecheck.check_lines")
+            instead = "sourcecheck.check_lines" if function == "sourcecheck.check" else "sourcecheck --fix on the file"
+            raise ValueError(f"{path} holds JSON Lines, one session per line: use {instead}")
         shown = name or shown_name(path)
         try:
             return shown, decode_bytes(read_bytes(path, max_size_mb), "save it as UTF-8")
@@ -702,6 +703,79 @@ def check(
     checked = text if isinstance(text, Checked) else check_text(shown, text)
     checked.fail_on = verdicts
     return Report._made(report_json(checked, None, encoding), checked.warning)
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedFix:
+    """A fix :func:`fix` applied: the finding's ``code`` and ``pointer`` (in the text as it
+    was when the fix was applied) and what the fix did (its ``message``, as in ``--json``)."""
+
+    code: str
+    pointer: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code": ..., "pointer": ..., "message": ...}``, as ``--fix --json`` lists it under ``"fixed"``."""
+        return {"code": self.code, "pointer": self.pointer, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class FixResult:
+    """What :func:`fix` made of a session: the fixed ``text`` (None when the input could not
+    be read: ``report.error`` says why), the fixes ``applied`` in order, and the ``report``
+    of the fixed text (its :attr:`findings`: what is left)."""
+
+    text: str | None
+    applied: tuple[AppliedFix, ...]
+    report: Report
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The findings left in the fixed text (``report.findings``)."""
+        return self.report.findings
+
+    @property
+    def changed(self) -> bool:
+        """Whether a fix applied (the text is not the input's)."""
+        return bool(self.applied)
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``sourcecheck --fix --json`` prints for the session: the report of the fixed
+        text and, under ``"fixed"``, the fixes applied."""
+        return {**self.report.to_json(), "fixed": [applied.to_json() for applied in self.applied]}
+
+
+def fix(
+    source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes] | dict[str, Any] | list[Any],
+    unsafe: bool = False,
+    *,
+    name: str | None = None,
+    fail_on: str | Iterable[str] = (),
+    max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
+) -> FixResult:
+    """Apply a session's fixes, as ``sourcecheck --fix`` does, and give the fixed text, the
+    fixes applied and the findings left: the safe fixes (``unsafe``: the unsafe ones too,
+    as ``--unsafe-fixes``), round after round until none applies. Nothing is written: a
+    path is read, and the fixed text is the caller's to write.
+
+    ``source`` and the keywords are :func:`check`'s, and so are the errors raised: a parsed
+    value is fixed as the text :func:`text_of` writes (``json.loads(result.text)`` is the
+    fixed value). An input that cannot be read gives a result whose ``text`` is None, its
+    report saying why; bytes are returned as text (they are UTF-8)."""
+    flag("unsafe", unsafe)
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown, text = _source(source, name_of(name), limit, "sourcecheck.fix")
+    if isinstance(text, Checked):
+        text.fail_on = verdicts
+        return FixResult(None, (), Report._made(report_json(text, None, encoding), text.warning))
+    result = fixed(text, unsafe) if not text.startswith("\ufeff") else None  # (a BOM: not JSON as written)
+    after = result.text if result is not None else text
+    checked = check_text(shown, after)
+    checked.fail_on = verdicts
+    applied = tuple(AppliedFix(*each) for each in result.applied) if result is not None else ()
+    return FixResult(after, applied, Report._made(report_json(checked, None, encoding), checked.warning))
 
 
 def check_lines(
@@ -882,11 +956,13 @@ def export_w3c(session: Value, *, base: str | None = None, name: str = "session"
 
 __all__ = [
     "FAIL_ON",
+    "AppliedFix",
     "Applicability",
     "Coverage",
     "Edit",
     "Finding",
     "Fix",
+    "FixResult",
     "Point",
     "Position",
     "Range",
@@ -901,6 +977,7 @@ __all__ = [
     "check",
     "check_lines",
     "export_w3c",
+    "fix",
     "import_citations",
     "report_json",
     "report_payload",
