@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
 from .arguments import encoding as encoding_named
-from .arguments import flag, json_value, line_item, lines_source, name_of, size_limit, source_kind
+from .arguments import flag, line_item, lines_source, name_of, size_limit, source_text, value_text
 from .arguments import verdicts as verdicts_named
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
-from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
+from .cli.jsonl import open_lines, read_lines, session_of
 from .core.analysis import Analysis
 from .core.fixes import FIXERS, fix_of, fixed
 from .core.fixes import Fix as _Fix
@@ -631,42 +631,7 @@ def text_of(value: dict[str, Any] | list[Any]) -> str:
     more than 500 levels deep or holds an integer of more digits than Python writes, each
     saying where; ``NaN`` and ``Infinity`` are written as ``json.dumps`` writes them, and
     are then ``invalid-json``."""
-    return _text_of(value, "sourcecheck.text_of")
-
-
-def _text_of(value: dict[str, Any] | list[Any], function: str) -> str:
-    plain = json_value(value, function)
-    return dumps(value, indent=True, floats_plain=plain).decode("utf-8")
-
-
-SOURCES = "JSON text (str), bytes, a path (pathlib.Path) or a parsed session (a dict)"
-"""What :func:`check` and :func:`fix` take, in words."""
-
-
-def _source(source: object, name: str | None, max_size_mb: int, function: str) -> tuple[str, str | Checked]:
-    """The name of a source for :func:`check` and :func:`fix` and its text, or the check of
-    what could not be read (it says why)."""
-    kind = source_kind(function, source, SOURCES)
-    if kind == "text":
-        return name or "<stdin>", cast(str, source)
-    if kind == "bytes":
-        shown = name or "<stdin>"
-        data = bytes(cast(bytes, source))
-        try:
-            return shown, decode_bytes(data, "save it as UTF-8")
-        except ReadRefused as refusal:
-            return shown, Checked(shown, unreadable=refusal.reason)
-    if kind == "path":
-        path = os.fsdecode(os.fspath(cast("os.PathLike[str]", source)))
-        if is_jsonl(path):
-            instead = "sourcecheck.check_lines" if function == "sourcecheck.check" else "sourcecheck --fix on the file"
-            raise ValueError(f"{path} holds JSON Lines, one session per line: use {instead}")
-        shown = name or shown_name(path)
-        try:
-            return shown, decode_bytes(read_bytes(path, max_size_mb), "save it as UTF-8")
-        except ReadRefused as refusal:
-            return shown, Checked(shown, unreadable=refusal.reason)
-    return name or "<stdin>", _text_of(cast("dict[str, Any]", source), function)
+    return value_text(value, "sourcecheck.text_of")
 
 
 def check(
@@ -699,7 +664,7 @@ def check(
     value with no JSON text (see :func:`text_of`); each says what is accepted."""
     verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
     limit = size_limit(max_size_mb)
-    shown, text = _source(source, name_of(name), limit, "sourcecheck.check")
+    shown, text = source_text(source, name_of(name), limit, "sourcecheck.check")
     checked = text if isinstance(text, Checked) else check_text(shown, text)
     checked.fail_on = verdicts
     return Report._made(report_json(checked, None, encoding), checked.warning)
@@ -766,7 +731,7 @@ def fix(
     flag("unsafe", unsafe)
     verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
     limit = size_limit(max_size_mb)
-    shown, text = _source(source, name_of(name), limit, "sourcecheck.fix")
+    shown, text = source_text(source, name_of(name), limit, "sourcecheck.fix")
     if isinstance(text, Checked):
         text.fail_on = verdicts
         return FixResult(None, (), Report._made(report_json(text, None, encoding), text.warning))
@@ -845,7 +810,7 @@ def _given_lines(
         item = line_item(number, raw)
         where = f"{shown}:{number}"
         if isinstance(item, (dict, list)):
-            checked = check_text(where, _text_of(item, "sourcecheck.check_lines"))
+            checked = check_text(where, value_text(item, "sourcecheck.check_lines"))
         else:
             held = session_of(item)
             if held is None:

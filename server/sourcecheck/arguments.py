@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
+from .cli.files import Checked, shown_name
+from .cli.jsonl import is_jsonl
 from .core.display import visible
-from .core.jsontext import plain_float
+from .core.jsontext import dumps, plain_float
 from .core.positions import Encoding
 from .core.session import pointer
+from .disk import ReadRefused, read_bytes
+from .disk import decode as decode_bytes
 
 MAX_DEPTH = 500
 """How deep a parsed value may nest (a session nests six levels; the encoders recurse)."""
@@ -55,6 +59,42 @@ def source_kind(function: str, source: object, accepted: str) -> str:
     if isinstance(source, (dict, list)):
         return "value"
     raise TypeError(f"{function} takes {accepted}, not {type(source).__name__}")
+
+
+SOURCES = "JSON text (str), bytes, a path (pathlib.Path) or a parsed session (a dict)"
+"""What ``check`` and ``fix`` take, in words."""
+
+
+def source_text(source: object, name: str | None, max_size_mb: int, function: str) -> tuple[str, str | Checked]:
+    """The name of a source for ``check`` and ``fix`` and its text, or the check of what
+    could not be read (it says why); raises as :func:`source_kind` does, and ``ValueError``
+    for a JSON Lines path."""
+    kind = source_kind(function, source, SOURCES)
+    if kind == "text":
+        return name or "<stdin>", cast(str, source)
+    if kind == "bytes":
+        shown = name or "<stdin>"
+        try:
+            return shown, decode_bytes(bytes(cast(bytes, source)), "save it as UTF-8")
+        except ReadRefused as refusal:
+            return shown, Checked(shown, unreadable=refusal.reason)
+    if kind == "path":
+        path = os.fsdecode(os.fspath(cast("os.PathLike[str]", source)))
+        if is_jsonl(path):
+            instead = "sourcecheck.check_lines" if function == "sourcecheck.check" else "sourcecheck --fix on the file"
+            raise ValueError(f"{path} holds JSON Lines, one session per line: use {instead}")
+        shown = name or shown_name(path)
+        try:
+            return shown, decode_bytes(read_bytes(path, max_size_mb), "save it as UTF-8")
+        except ReadRefused as refusal:
+            return shown, Checked(shown, unreadable=refusal.reason)
+    return name or "<stdin>", value_text(cast("dict[str, Any]", source), function)
+
+
+def value_text(value: Any, function: str) -> str:
+    """The JSON text of a parsed value (``text_of``), after :func:`json_value` says it has one."""
+    plain = json_value(value, function)
+    return dumps(value, indent=True, floats_plain=plain).decode("utf-8")
 
 
 def _names_a_file(text: str) -> bool:
@@ -243,6 +283,7 @@ def _digits(number: int, entry: tuple[Any, int, Any, Any], function: str) -> Non
 
 __all__ = [
     "MAX_DEPTH",
+    "SOURCES",
     "encoding",
     "flag",
     "json_value",
@@ -251,6 +292,8 @@ __all__ = [
     "name_of",
     "size_limit",
     "source_kind",
+    "source_text",
+    "value_text",
     "verdicts",
     "words",
 ]
