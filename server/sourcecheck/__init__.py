@@ -26,6 +26,7 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     FixResult,
     Imported,
     ImportReport,
+    LineRange,
     Point,
     Position,
     Range,
@@ -40,6 +41,7 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     export_w3c,
     fix,
     import_citations,
+    line_ranges,
     text_of,
 )
 
@@ -54,6 +56,7 @@ __all__ = [
     "FixResult",
     "ImportReport",
     "Imported",
+    "LineRange",
     "Point",
     "Position",
     "Range",
@@ -69,5 +72,6 @@ __all__ = [
     "export_w3c",
     "fix",
     "import_citations",
+    "line_ranges",
     "text_of",
 ]

@@ -41,7 +41,8 @@ from .arguments import encoding as encoding_named
 from .arguments import flag, line_item, lines_source, name_of, size_limit, source_text, value_text
 from .arguments import verdicts as verdicts_named
 from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
-from .cli.jsonl import open_lines, read_lines, session_of
+from .cli.jsonl import LineRange, open_lines, read_lines, session_of
+from .cli.jsonl import line_ranges as _line_ranges
 from .core.analysis import Analysis
 from .core.fixes import FIXERS, fix_of, fixed
 from .core.fixes import Fix as _Fix
@@ -750,6 +751,7 @@ def check_lines(
     fail_on: str | Iterable[str] = (),
     max_size_mb: int = MAX_SIZE_MB,
     position_encoding: str = "utf-16",
+    part: LineRange | None = None,
 ) -> Iterator[Report]:
     """Check JSON Lines, one session per line, and give a report for each, in order: what
     ``sourcecheck --json`` prints for them, line by line (each with its :attr:`Report.line`).
@@ -763,7 +765,8 @@ def check_lines(
     cannot be read gives one report, with its reason and no line. A line of text read with
     ``errors="surrogateescape"`` (what is not UTF-8 kept as lone surrogates U+DC80 to
     U+DCFF, as a Dask bag of ``read_text`` can) is checked as the bytes it was read from: a
-    line that is not UTF-8 is reported as the command reports it.
+    line that is not UTF-8 is reported as the command reports it. ``part`` (of a path): the
+    lines of one of its :func:`line_ranges`, numbered as in the file.
 
     Raises at once (not when the first report is asked for) ``TypeError`` for a ``str`` or
     ``bytes`` source (its items would be characters: pass ``pathlib.Path`` for a file,
@@ -774,13 +777,27 @@ def check_lines(
     verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
     limit = size_limit(max_size_mb)
     shown = name_of(name)
+    if part is not None and not (isinstance(part, LineRange) and isinstance(source, os.PathLike)):
+        raise TypeError("part is a sourcecheck.LineRange of a path (from sourcecheck.line_ranges), or None")
     if isinstance(source, os.PathLike):
-        return _path_lines(os.fsdecode(os.fspath(source)), shown, verdicts, limit, encoding)
+        return _path_lines(os.fsdecode(os.fspath(source)), shown, verdicts, limit, encoding, part)
     return _given_lines(source, shown or "<stdin>", verdicts, encoding)
 
 
+def line_ranges(path: os.PathLike[str] | os.PathLike[bytes], size: int) -> list[LineRange]:
+    """A JSON Lines file cut into parts of about ``size`` bytes at line beginnings, to be
+    checked apart (``check_lines(path, part=each)``, a Dask partition each): each line is in
+    exactly one part, numbered as in the file. The file is read once, a block at a time; an
+    empty file has no parts, one that cannot be opened one part (checking it says why)."""
+    if not isinstance(path, os.PathLike):
+        raise TypeError(f"sourcecheck.line_ranges takes a path (pathlib.Path), not {type(path).__name__}")
+    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+        raise ValueError(f"size is a number of bytes above 0, not {size!r}")
+    return _line_ranges(os.fsdecode(os.fspath(path)), size)
+
+
 def _path_lines(
-    path: str, name: str | None, verdicts: frozenset[str], max_size_mb: int, encoding: Encoding
+    path: str, name: str | None, verdicts: frozenset[str], max_size_mb: int, encoding: Encoding, part: LineRange | None
 ) -> Iterator[Report]:
     shown = name or shown_name(path)
     handle = open_lines(path)
@@ -791,7 +808,7 @@ def _path_lines(
         return
     with handle:
         limit = max_size_mb * 1_000_000
-        for number, line, size in read_lines(handle, limit):
+        for number, line, size in read_lines(handle, limit, part):
             if line is None:
                 checked = too_large(f"{shown}:{number}", size, max_size_mb)
             else:
@@ -928,6 +945,7 @@ __all__ = [
     "Finding",
     "Fix",
     "FixResult",
+    "LineRange",
     "Point",
     "Position",
     "Range",
@@ -944,6 +962,7 @@ __all__ = [
     "export_w3c",
     "fix",
     "import_citations",
+    "line_ranges",
     "report_json",
     "report_payload",
     "text_of",
