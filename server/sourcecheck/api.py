@@ -258,6 +258,10 @@ class Verdict:
     refutes: int
     support_strength: int | float | None
     refute_strength: int | float | None
+    unsupported_words: tuple[str, ...] | None = None
+    """The claim's content words that none of its counted supporting sources' cited text
+    has (``core/unsupported.py``): where a reviewer should look, not a verdict. None when
+    the claim does not resolve or no supporting source counts."""
 
     @property
     def weak(self) -> bool:
@@ -277,11 +281,13 @@ class Verdict:
             "refutes": self.refutes,
             "support_strength": self.support_strength,
             "refute_strength": self.refute_strength,
+            "unsupported_words": _words_json(self.unsupported_words),
         }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Verdict:
         """The verdict ``to_json`` writes as ``value``."""
+        words = value.get("unsupported_words")
         return cls(
             value["pointer"],
             value["verdict"],
@@ -289,6 +295,7 @@ class Verdict:
             value["refutes"],
             value["support_strength"],
             value["refute_strength"],
+            tuple(words) if words is not None else None,
         )
 
 
@@ -504,7 +511,11 @@ def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str,
         error = f"{checked.name}: {checked.unreadable}"
         return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True
     summary = analysis.summary
-    annotations = [verdict.as_json() for verdict in summary.verdicts]
+    unsupported = analysis.unsupported
+    annotations = [
+        {**verdict.as_json(), "unsupported_words": _words_json(unsupported.of(verdict.path))}
+        for verdict in summary.verdicts
+    ]
     plain = all(
         type(strength) is not float or plain_float(strength)
         for verdict in summary.verdicts
@@ -519,6 +530,10 @@ def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str,
         "uncited": [_coverage_json(coverage) for coverage in summary.coverage],
     }
     return payload, plain
+
+
+def _words_json(words: tuple[str, ...] | None) -> list[str] | None:
+    return list(words) if words is not None else None
 
 
 def _range_json(analysis: Analysis, start: int, end: int) -> dict[str, Any]:

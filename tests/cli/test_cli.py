@@ -89,6 +89,7 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
             "refutes": 0,
             "support_strength": 0.9,
             "refute_strength": None,
+            "unsupported_words": None,
         }
     ]
 
