@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from sourcecheck.core.display import visible
 from sourcecheck.lsp.features.hover import hover
 from sourcecheck.lsp.markup import RichText, message_pieces
+from tests.support.helpers import claim, session, source
 from tests.support.lsp_support import single_claim
 from tests.support.views import (
     at,
@@ -261,3 +262,16 @@ def test_hover_on_a_cited_document_path_gives_its_uncited_share():
     assert "62% of its text is cited by no claim (4 passages)" in value
     sources_only = hover_at(view_of(ORBIT), '"path": "发布说明"', 10).contents.value
     assert "of its text" not in sources_only  # no claim cites it: no share to tell
+
+
+def test_hover_on_a_claim_names_the_words_its_supporting_sources_do_not_have():
+    value = session([{"claim": claim(start=(1, "The"), end=(1, "positive")), "sources": [source()]}])
+    text = session_text(value)
+    said = hover_at(view_of(text), '"str": "The"', 9).contents.value
+    aside = "not in its sources: report, says (a word check of its supporting sources: where to look, not a verdict)"
+    assert aside in said.split("\n\n")
+    plain = hover_at(view_of(text, markdown=False), '"str": "The"', 9).contents.value
+    assert aside in plain.split("\n\n")
+    on_source = hover_at(view_of(text), '"str": "outcome"', 9, after='"sources"').contents.value
+    translated = hover_at(view_of(ORBIT), '"str": "cuts"', 9).contents.value  # cited to Chinese too: numbers only
+    assert "not in its sources" not in on_source and "not in its sources" not in translated
