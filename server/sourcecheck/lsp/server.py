@@ -587,7 +587,13 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
         when=lambda client: client.pull_diagnostics,
     ),
-    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover, article=features_article.hover),
+    Feature(
+        types.TEXT_DOCUMENT_HOVER,
+        hover.hover,
+        shown=document_view.hover,
+        article=features_article.hover,
+        cursor=lambda params: params.position,
+    ),
     Feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         together(actions.code_actions, drift.drift_actions, cite.in_session),
@@ -597,6 +603,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         ),
         shown=cite.in_view,
         article=features_article.code_actions,
+        cursor=lambda params: params.range.start,
     ),
     Feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -606,7 +613,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     ),
     Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition, article=features_article.definition),
     Handler(types.WORKSPACE_SYMBOL, lambda ls, params: ls.project.symbols(params.query, ls.client), []),
-    Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
+    Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, [], cursor=lambda params: params.position),
     Feature(types.TEXT_DOCUMENT_REFERENCES, navigation.references, []),
     Feature(types.TEXT_DOCUMENT_PREPARE_RENAME, rename.prepare_rename),
     Feature(types.TEXT_DOCUMENT_RENAME, rename.rename, None, types.RenameOptions(prepare_provider=True)),
@@ -676,6 +683,8 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
             view = await ls.view(uri) if uri is not None else None
             if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
                 return params if entry.echo else entry.fallback
+            if entry.cursor is not None:
+                view.saw_cursor(entry.cursor(params))
             if entry.off_loop:  # other requests are served meanwhile; a cancelled one is not waited for
                 return await asyncio.get_running_loop().run_in_executor(ls.slow_requests, entry.function, view, params)
             return entry.function(view, params)
