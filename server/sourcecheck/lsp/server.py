@@ -143,7 +143,10 @@ class SourceCheckServer(LanguageServer):
     async def refresh_shown(self, session_uri: str) -> None:
         """Ask the editor to fetch the text (LSP 3.18 ``workspace/textDocumentContent/refresh``;
         sent to any client that opened a view, which it did knowing the scheme) and the
-        marks of the session's open document views again."""
+        marks of the session's open document views again, and the session's inlay hints: the
+        edit may be one the server made from a view (a cite), which an editor applies to the
+        session without fetching its hints again (Neovim asks for those of the buffer it is in,
+        the view)."""
         self.refreshes.pop(session_uri, None)
         for uri in self.documents.uris():
             shown = parse_view_uri(uri)
@@ -160,6 +163,7 @@ class SourceCheckServer(LanguageServer):
                 await self.workspace_semantic_tokens_refresh_async(None)
             except Exception as error:
                 log.debug("the client did not refresh semantic tokens: %s", error)
+        await self.refresh_hints()
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -225,14 +229,22 @@ class SourceCheckServer(LanguageServer):
 
     async def refresh_views(self) -> None:
         """Ask the client to fetch inlay hints and code lenses again, if it can."""
+        await self.refresh_hints()
+        workspace = self.client_capabilities.workspace
+        try:
+            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+                await self.workspace_code_lens_refresh_async(None)
+        except Exception as error:
+            log.warning("the client did not refresh lenses: %s", error)
+
+    async def refresh_hints(self) -> None:
+        """Ask the client to fetch inlay hints again (``workspace/inlayHint/refresh``), if it can."""
         workspace = self.client_capabilities.workspace
         try:
             if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
                 await self.workspace_inlay_hint_refresh_async(None)
-            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-                await self.workspace_code_lens_refresh_async(None)
         except Exception as error:
-            log.warning("the client did not refresh hints or lenses: %s", error)
+            log.warning("the client did not refresh hints: %s", error)
 
     async def ready_session(self, uri: str, wait: bool = False) -> OpenDocument | None:
         """The open session at ``uri``, its current version analysed (see :meth:`analysed`).
