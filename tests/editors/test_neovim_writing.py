@@ -11,6 +11,7 @@ says (editors/neovim on 'runtimepath', nothing else): what they see and type.
 - After a cite from the view, the session's inlay hints are those of its new text, without a
   keystroke in it (the server asks for them again: Neovim fetches the hints of the buffer it
   is in, the view).
+- Line-number completion (the omnifunc, CTRL-X CTRL-O) shows each line's text in its menu.
 - :SourceCheckReport with no browser: the message says where the page was written, and that
   no browser was found.
 """
@@ -259,3 +260,19 @@ def test_source_check_report_without_a_browser_says_where_the_page_is(tmux, tmp_
     assert message in seen["messages"]
     if opener_exits is not None:
         assert "xdg-open exited with 3" in seen["messages"]
+
+
+def test_line_number_completion_shows_each_lines_text_in_the_menu(tmux, tmp_path):
+    writer = Writer(tmux, tmp_path)
+    writer.see("cited by 3 refs", "the session's lenses (the server is running)")
+    lines = writer.session.read_text(encoding="utf-8").split("\n")
+    annotations = next(i for i, line in enumerate(lines) if '"annotations"' in line)
+    source = next(i for i in range(annotations, len(lines)) if '"path": "release-notes"' in lines[i])
+    row = next(i for i in range(source, len(lines)) if '"line": 3' in lines[i])
+    writer.tmux.send(f":call cursor({row + 1}, {lines[row].index('3') + 1})", "Enter")
+    writer.tmux.send("s")  # the number gone, in Insert mode
+    writer.see("-- INSERT --", "Insert mode")
+    writer.tmux.send("C-x", "C-o")  # the LSP's omnifunc, as Neovim 0.11 sets it
+    screen = writer.see_pattern(r"\b1\s+Value\s+Orbit 2\.4\.0 release notes", "the line's text beside its number")
+    assert re.search(r"\b3\s+Value\s+Performance: cold start p50", screen), screen
+    writer.tmux.send("Escape")
