@@ -42,7 +42,7 @@ RAW = re.compile(f"[{HIDDEN_CHARACTERS}]".replace("\\x0b-\\x1f", "\\x0b\\x0c\\x0
 
 
 def raw(text: str) -> list[str]:
-    return sorted({f"U+{ord(ch):04X}" for ch in RAW.findall(text.replace("\r\n", "\n")) if ch != "\r" or True})
+    return sorted({f"U+{ord(ch):04X}" for ch in RAW.findall(text.replace("\r\n", "\n"))})
 
 
 def hostile_session() -> dict[str, Any]:

@@ -11,7 +11,7 @@
 :func:`check` takes a JSON text (a ``str`` is always JSON text, never a path), its bytes
 (UTF-8), a path (``os.PathLike``: ``pathlib.Path("a.json")``) or a parsed value (a dict, or
 a list); :func:`check_lines` takes JSON Lines (a path, or lines) and gives one report per
-session. Each report's :meth:`Report.to_json` is the object RULES.md fixes for ``--json``;
+session. Each report's :meth:`Report.to_json` is the object docs/rules.md fixes for ``--json``;
 the command's ``--json`` writes the object the same builder (:func:`report_json`) makes,
 so the two cannot differ.
 
@@ -61,9 +61,9 @@ from .interchange.model import Given, ImportReport
 Severity = Literal["error", "warning", "hint"]
 """How bad a finding is: an ``error`` fails the check, a ``warning`` or a ``hint`` does not."""
 Applicability = Literal["safe", "unsafe"]
-"""Whether a fix may be applied without a person looking (RULES.md, ``--fix``)."""
+"""Whether a fix may be applied without a person looking (docs/rules.md, ``--fix``)."""
 VerdictName = Literal["supported", "contested", "refuted", "unverified", "unresolved"]
-"""What an annotation's counted sources say of its claim (RULES.md, verdicts)."""
+"""What an annotation's counted sources say of its claim (docs/rules.md, verdicts)."""
 FAIL_ON = frozenset((*VERDICTS, "weak"))
 """The verdicts ``fail_on`` (the command's ``--fail-on``) may name."""
 
@@ -125,7 +125,7 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A repair of a finding (RULES.md, ``--fix``): what it does (``message``), its edits
+    """A repair of a finding (docs/rules.md, ``--fix``): what it does (``message``), its edits
     (their ranges do not overlap), and whether it is ``safe`` to apply unseen."""
 
     applicability: Applicability
@@ -148,7 +148,7 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One broken rule (RULES.md's table names each ``code``), on the JSON value at
+    """One broken rule (docs/rules.md's table names each ``code``), on the JSON value at
     ``pointer`` (RFC 6901, ``""`` for the whole text), which spans ``range``. ``fix``: its
     one repair, when it has one; ``suggestions``: the repairs to choose from, when it has
     several."""
@@ -496,7 +496,7 @@ class Report:
 
 
 def report_json(checked: Checked, line: int | None = None) -> dict[str, Any]:
-    """The object RULES.md fixes for ``--json``, of one checked input: what ``--json``
+    """The object docs/rules.md fixes for ``--json``, of one checked input: what ``--json``
     prints and :meth:`Report.to_json` gives. ``line``: the input is the session on that
     line of JSON Lines (the object then starts with ``"line"``)."""
     return report_payload(checked, line)[0]
@@ -545,7 +545,7 @@ def _range_json(analysis: Analysis, start: int, end: int) -> dict[str, Any]:
 
 
 def _fix_json(analysis: Analysis, fix: _Fix) -> dict[str, Any]:
-    """A repair as ``--json`` writes it (RULES.md): applicability, message, edits."""
+    """A repair as ``--json`` writes it (docs/rules.md): applicability, message, edits."""
     return {
         "applicability": fix.applicability,
         "message": fix.title,
@@ -596,7 +596,7 @@ def _coverage_json(coverage: _Coverage) -> dict[str, Any]:
 
 def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
     """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
-    and span in its document (RULES.md's additions; ``verdicts.span_json``, written out: a
+    and span in its document (docs/rules.md's additions; ``verdicts.span_json``, written out: a
     large session has thirty thousand). A ref the check resolved in one go knows its lines
     and columns (``ResolvedRef.columns``: its lines as written, each boundary found on its
     own); another's are found from its span."""
@@ -757,7 +757,7 @@ def too_large(name: str, size: int, max_size_mb: int) -> Checked:
     )
 
 
-# --- import and export (RULES.md, `import` and `export`; the formats are interchange/'s) -------
+# --- import and export (docs/rules.md, `import` and `export`; the formats are interchange/'s) -------
 
 Value = str | bytes | os.PathLike[str] | dict[str, Any] | list[Any]
 """A response, request or session: JSON text, its bytes, a path, or a parsed value."""

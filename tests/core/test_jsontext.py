@@ -100,3 +100,5 @@ def test_the_hidden_bytes_are_the_utf8_of_every_character_json_visible_escapes()
         char = chr(code)
         hidden = display.json_visible(char) != char
         assert (jsontext.HIDDEN_BYTES.search(char.encode("utf-8")) is not None) == hidden, hex(code)
+        # and found by its first byte in a text around it, as dumps looks for them
+        assert jsontext.has_hidden(("é ” " + char + " x").encode("utf-8")) == hidden, hex(code)

@@ -281,3 +281,12 @@ async def test_a_passage_pasted_twice_is_cited_at_the_place_a_person_chooses(edi
     assert after["annotations"][0]["sources"][0]["start"]["line"] == 8
     assert cited(editor.texts[uri]) == cited(text)  # the same texts, at the places chosen
     assert await drift_diagnostics(editor, uri, 0) == []
+
+
+async def test_a_missing_source_file_is_a_warning_naming_the_refs_into_it(editor, tmp_path):
+    uri, text = on_disk(tmp_path)
+    os.remove(tmp_path / "notes.txt")
+    editor.open(uri, text)
+    (diagnostic,) = await drift_diagnostics(editor, uri, 1)
+    assert diagnostic.code == "source-unreadable" and diagnostic.severity == types.DiagnosticSeverity.Warning
+    assert "no such file in the session's folder" in diagnostic.message

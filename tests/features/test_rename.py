@@ -6,7 +6,7 @@ import pytest
 from lsprotocol import types
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.lsp.app import Refused
+from sourcecheck.lsp.app import RequestRefused
 from sourcecheck.lsp.features.rename import prepare_rename, rename
 from tests.support.views import (
     URI,
@@ -50,7 +50,7 @@ def test_renaming_from_a_ref_renames_the_document_too():
 
 def test_a_rename_onto_an_existing_name_is_refused_with_a_message_naming_it():
     view = view_of(ORBIT)
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(RequestRefused) as refused:
         rename_at(view, at(view, '"path": "release-notes"', 10), "发布说明")
     assert "'发布说明'" in refused.value.message and "already exists" in refused.value.message
     assert refused.value.code == -32803  # RequestFailed: the editor shows the message

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.display import Parser, visible
+from ..core.display import EscapingParser, visible
 from ..core.explain import coverage_of, uncited_title
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
@@ -252,7 +252,7 @@ UNCITED_MARK = "~"
 
 
 def show_uncited(analysis: Analysis, document: Document, colour: bool) -> str:
-    """The lines of ``document`` that hold uncited text (RULES.md: what no resolved claim
+    """The lines of ``document`` that hold uncited text (docs/rules.md: what no resolved claim
     covers), each with ``~`` under its uncited characters, then how many passages and what
     share of the text they are."""
     found = coverage_of(analysis, document)
@@ -334,7 +334,7 @@ def line_number(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="sourcecheck", description="Write SourceCheck sessions.")
+    parser = EscapingParser(prog="sourcecheck", description="Write SourceCheck sessions.")
     commands = parser.add_subparsers(metavar="COMMAND", required=True)
 
     new = commands.add_parser(

@@ -68,7 +68,7 @@ def run_import(args: argparse.Namespace) -> int:
     text = decode(args.response, read_input(args.response, limit), "a response is UTF-8")
     try:
         wire = interchange.parse(text)
-    except interchange.Unreadable as refusal:
+    except interchange.NotAResponse as refusal:
         raise Refused(f"{shown_name(args.response)}: {refusal}") from None
     request = read_json(args.request, "the request", limit) if args.request else None
     given = given_documents(args.documents, limit)
@@ -77,7 +77,7 @@ def run_import(args: argparse.Namespace) -> int:
         session, report = interchange.import_wire(
             args.format, wire, request, given, args.answer, DEFAULT_CONFIDENCE if placeholder is None else placeholder
         )
-    except interchange.Unreadable as refusal:
+    except interchange.NotAResponse as refusal:
         raise Refused(f"{shown_name(args.response)}: {refusal}") from None
     written = dump_json(session) + "\n"
     try:

@@ -1,7 +1,7 @@
 """The ``sourcecheck`` command: check session files and report, for people or programs.
 
     sourcecheck FILE...            findings as FILE:LINE:COL lines, then a summary
-    sourcecheck --json FILE        one JSON object (RULES.md), exit code inside
+    sourcecheck --json FILE        one JSON object (docs/rules.md), exit code inside
     sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
     sourcecheck FILE.jsonl         JSON Lines, one session per line (``--jsonl``: any input;
@@ -38,7 +38,7 @@ from ..api import report_json as report_json  # the builder of --json, where it 
 from ..api import report_payload, too_large
 from ..core import jsontext
 from ..core.analysis import Analysis
-from ..core.display import Parser, visible
+from ..core.display import EscapingParser, visible
 from ..core.positions import Encoding
 from ..core.session import Finding, Severity
 from . import authoring, fixing, folders
@@ -383,7 +383,7 @@ schema error or unreadable input.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
+    parser = EscapingParser(
         prog="sourcecheck",
         description="Check SourceCheck sessions: every ref must resolve to exactly one span of its document.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(.gitignore honoured); '-' or none reads standard input",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print one JSON object (the form RULES.md fixes); same as --format json"
+        "--json", action="store_true", help="print one JSON object (as docs/rules.md fixes it); same as --format json"
     )
     parser.add_argument(
         "--format",

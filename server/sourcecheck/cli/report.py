@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.display import Parser, visible
+from ..core.display import EscapingParser, visible
 from ..review import render
 from .files import Refused, load_session, refuse_output, write_atomically
 
@@ -55,7 +55,7 @@ def inputs_of(session: str, analysis: Analysis) -> list[tuple[str, str]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
+    parser = EscapingParser(
         prog="sourcecheck report",
         description="Write the review report of SESSION: one self-contained HTML page (no network, no external file) "
         "with each document's claims marked by verdict, their sources, the uncited text and the failing refs.",

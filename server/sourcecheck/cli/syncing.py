@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import disk
 from ..core import resync
-from ..core.accept import Outcome, Synced, claim_text, synced, with_verdicts
+from ..core.accept import Accepted, Synced, claim_text, synced, with_verdicts
 from ..core.analysis import Analysis
 from ..core.display import json_visible, visible
 from ..core.driftsaid import claim_said, lines_of, named, outcome_said, quote, ref_said, refs_phrase, unread_phrase
@@ -86,7 +86,7 @@ def one_line(entry: dict[str, Any]) -> str:
     return json_visible(escape_lone_surrogates(json.dumps(entry, ensure_ascii=False))) + "\n"
 
 
-def left_failing(result: Synced) -> list[Outcome]:
+def left_failing(result: Synced) -> list[Accepted]:
     """The outcomes that leave the check failing: a source removed that was its annotation's last."""
     return [o for o in result.outcomes if o.action == "source removed" and o.verdict_after == "unverified"]
 
@@ -199,7 +199,7 @@ def sync_summary(shown: str, drift: resync.Drift, check: bool, accept: bool | fr
     return f"{shown}: " + ", ".join(parts) + advice
 
 
-def _ref_json(ref: resync.RefDrift, outcome: Outcome | None) -> dict[str, Any]:
+def _ref_json(ref: resync.RefDrift, outcome: Accepted | None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "pointer": ref.pointer,
         "claim": claim_text(ref.ref),

@@ -1,5 +1,5 @@
 """What a sync writes: the session's text brought up to date with its documents' files, and
-what accepting a change does to each claim (RULES.md, "`sync`").
+what accepting a change does to each claim (docs/rules.md, "`sync`").
 
 A document whose refs are all kept is brought up to date: its ``content``, and the
 coordinates of each ref that moves. Accepting a document's change also settles its changed
@@ -12,7 +12,7 @@ refs, never by pointing one at other text:
   fails the check (``sources`` empty) until a person cites another source or removes it;
 - an annotation whose **claim** was deleted is removed, its sources with it.
 
-Each is an :class:`Outcome`, for a person to judge: the claim, was / now, and (from
+Each is an :class:`Accepted`, for a person to judge: the claim, was / now, and (from
 :func:`with_verdicts`) the verdict it leaves. Pure: the CLI writes the text, the editor
 offers the edits as code actions.
 """
@@ -23,19 +23,20 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from .analysis import Analysis
+from .edits import Edit, apply
 from .jsonlex import encode_string
 from .jsonnodes import JArray
-from .resync import DocumentDrift, Drift, Place, RefDrift
+from .resync import DocumentDrift, Drift, RefDrift, TextPlace
 from .session import Path, Ref
 
-TextEdit = tuple[int, int, str]
-"""Replace ``[start, end)`` of the session's text with a string."""
+TextEdit = Edit
+"""Replace ``[start, end)`` of the session's text with a string (``edits.Edit``)."""
 
 Action = Literal["re-anchored", "source removed", "annotation removed"]
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class Accepted:
     """What accepting a change does to one changed ref, and to its claim."""
 
     drift: RefDrift
@@ -51,7 +52,7 @@ class Synced:
     """The session's text after a sync: the edits, and what accepting did to changed refs."""
 
     edits: tuple[TextEdit, ...]
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[Accepted, ...]
 
     def text(self, before: str) -> str:
         return applied(before, list(self.edits))
@@ -86,7 +87,7 @@ def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[TextE
                 continue
             node = analysis.node(ref.json_path + (side, key))
             if node is not None:
-                found.append((node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
+                found.append(Edit(node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
     return found
 
 
@@ -99,15 +100,15 @@ def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> li
     items = array.items
     gone = sorted(i for i in indices if 0 <= i < len(items))
     if len(gone) == len(items):
-        return [(array.start + 1, array.end - 1, "")]
+        return [Edit(array.start + 1, array.end - 1, "")]
     last_kept = max(i for i in range(len(items)) if i not in indices)
     return [
-        (items[i].start, items[i + 1].start, "") if i < last_kept else (items[i - 1].end, items[i].end, "")
+        Edit(items[i].start, items[i + 1].start, "") if i < last_kept else Edit(items[i - 1].end, items[i].end, "")
         for i in gone
     ]
 
 
-def _removals(analysis: Analysis, outcomes: list[Outcome]) -> tuple[list[TextEdit], set[Path]]:
+def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[TextEdit], set[Path]]:
     """The edits removing deleted sources and annotations whose claim was deleted, and the
     paths of the items removed."""
     annotations = {int(o.annotation[1]) for o in outcomes if o.action == "annotation removed"}
@@ -132,7 +133,7 @@ def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) ->
     node = analysis.content_node(document.document)
     if content is None or node is None:
         return []
-    found: list[TextEdit] = [(node.start, node.end, encode_string(content))]
+    found: list[TextEdit] = [Edit(node.start, node.end, encode_string(content))]
     for ref in document.refs:
         if ref.anchor is None or not ref.moves or ref.state == "deleted" or (ref.changed and not accept):
             continue
@@ -146,7 +147,7 @@ def synced(drift: Drift, accept: bool | frozenset[str] = False) -> Synced:
     analysis = drift.analysis
     documents = drift.updated(accept)
     outcomes = [
-        Outcome(ref, outcome_of(ref), ref.ref.json_path[:2], claim_text(ref.ref))
+        Accepted(ref, outcome_of(ref), ref.ref.json_path[:2], claim_text(ref.ref))
         for document in documents
         for ref in document.changed_refs
     ]
@@ -193,7 +194,7 @@ def ref_removal(analysis: Analysis, ref: Ref) -> list[TextEdit]:
     return removed_items(analysis, ("annotations",), {int(path[1])})
 
 
-def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: Place) -> list[TextEdit] | None:
+def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: TextPlace) -> list[TextEdit] | None:
     """Bring the document up to date with ``ref`` citing its text at ``place`` (a copy, or one
     of the places it moved to); None when another ref of the document changed too (that one
     is judged first) or no boundary is unique there."""
@@ -204,17 +205,12 @@ def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: 
 
 
 def applied(text: str, replacements: list[TextEdit]) -> str:
-    """``text`` with non-overlapping replacements made."""
-    pieces, at = [], 0
-    for start, end, new in sorted(replacements):
-        pieces += [text[at:start], new]
-        at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
+    """``text`` with non-overlapping replacements made (``edits.apply``)."""
+    return apply(text, replacements)
 
 
 __all__ = [
-    "Outcome",
+    "Accepted",
     "Synced",
     "TextEdit",
     "applied",

@@ -41,7 +41,7 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-class Parser(argparse.ArgumentParser):
+class EscapingParser(argparse.ArgumentParser):
     """An argument parser whose every message (usage, errors, help) goes through
     :func:`visible`: an error echoes the argument it could not read, and an argument may hold
     anything (``sourcecheck $'--\\e]0;X\\a'`` sets no terminal's title)."""

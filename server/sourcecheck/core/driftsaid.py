@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from .accept import Outcome
+from .accept import Accepted
 from .display import both_ends, shorten, visible
 from .resync import DocumentDrift, RefDrift, Unreadable
 
@@ -152,7 +152,7 @@ def diagnostic_said(document: DocumentDrift, ref: RefDrift, claim: str | None) -
     )
 
 
-def outcome_said(outcome: Outcome) -> str:
+def outcome_said(outcome: Accepted) -> str:
     """What accepting did to a changed ref and its claim, and the verdict it leaves."""
     drift = outcome.drift
     verdict = ""

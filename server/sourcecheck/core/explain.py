@@ -236,7 +236,7 @@ def plural(count: int, word: str) -> str:
 
 
 def verdict_title(verdict: Verdict) -> str:
-    """An annotation's verdict and the counted sources it comes from (RULES.md):
+    """An annotation's verdict and the counted sources it comes from (docs/rules.md):
     ``supported: 2 supports (max 0.95)``, ``supported only weakly: 1 supports (max 0.2)``,
     ``contested: 1 supports (max 0.8) · 2 refutes (max 0.9)``, ``unverified: no source
     counts``, ``unresolved: the claim does not resolve``."""

@@ -1,6 +1,6 @@
 """Fix computations, pure: what a boundary string should become, never how to edit a file.
 
-Extending an ambiguous boundary (RULES.md, "Quick fix"): ``start.str`` grows to the right
+Extending an ambiguous boundary (docs/rules.md, "Quick fix"): ``start.str`` grows to the right
 so that its first character stays where the span starts, ``end.str`` grows to the left
 so that its last character stays where the span ends. Which occurrence the author meant
 cannot be known, so there is one extension per occurrence that can be made unique.

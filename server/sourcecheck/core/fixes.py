@@ -1,7 +1,7 @@
 """Every fix of a finding, as data: edits of the file's text, a message, an applicability.
 
 One place for the editor's quick fixes, ``sourcecheck --fix`` and the ``fix`` /
-``suggestions`` of ``--json`` (RULES.md, "`--fix`, and fixes in `--json`"):
+``suggestions`` of ``--json`` (docs/rules.md, "`--fix`, and fixes in `--json`"):
 
 - **safe**: the repaired ref cites what the mistaken one evidently meant: the same characters
   but for quote style, letter case or runs of whitespace, found once on the named line; a
@@ -641,7 +641,7 @@ def repairs(analysis: Analysis, finding: Finding) -> list[Fix]:
 
 
 def fix_of(analysis: Analysis, finding: Finding) -> tuple[Fix | None, list[Fix]]:
-    """The finding's fix when it has one repair, else its suggestions (RULES.md)."""
+    """The finding's fix when it has one repair, else its suggestions (docs/rules.md)."""
     found = repairs(analysis, finding)
     return (found[0], []) if len(found) == 1 else (None, found)
 

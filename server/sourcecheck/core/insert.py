@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from .analysis import Analysis
+from .edits import Edit
 from .jsonlex import escape_lone_surrogates
 from .jsonnodes import JArray, JObject, Node
 from .text import Text
@@ -21,13 +21,8 @@ from .text import Text
 _INDENTED = re.compile(r"\n([ \t]+)\S")
 
 
-@dataclass(frozen=True, slots=True)
-class Insertion:
-    """Replace ``[start, end)`` of the file with ``text``."""
-
-    start: int
-    end: int
-    text: str
+Insertion = Edit
+"""An insertion is an edit (``edits.Edit``): ``[start, end)`` of the file replaced by ``text``."""
 
 
 def indent_unit(text: str | Text) -> str | None:

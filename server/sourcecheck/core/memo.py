@@ -91,7 +91,7 @@ class CheckMemo:
     clean_keys: list[int] | None = None
 
 
-class AnnotationRules(Protocol):
+class AnnotationQuery(Protocol):
     """The annotation query the memo wraps (``rules.AnnotationRules``)."""
 
     by_path: Mapping[str, Document]
@@ -166,7 +166,7 @@ class Memo:
 
     # -- annotations
 
-    def annotations(self, value: list[Any], rules: AnnotationRules) -> Results:
+    def annotations(self, value: list[Any], rules: AnnotationQuery) -> Results:
         """The annotations, refs and findings of the annotations array, in order: taken from the
         previous check where they can be, the other items checked by ``rules``."""
         self.settle_documents(rules.by_path)
@@ -218,7 +218,7 @@ class Memo:
         self.memo.counts = counts
         return self.memo.results
 
-    def annotation(self, value: Any, path: Path, rules: AnnotationRules, tried: bool = False) -> AnnotationCheck:
+    def annotation(self, value: Any, path: Path, rules: AnnotationQuery, tried: bool = False) -> AnnotationCheck:
         """The query of one annotation: the previous result placed at ``path`` while its value is
         the same object and what it depended on holds, else checked (``tried``: the one-go check
         declined it already), the refs that cite unchanged documents kept."""
@@ -239,7 +239,7 @@ class Memo:
             self.memo.annotations[id(value)] = result
         return result
 
-    def counted(self, value: Any, index: int, rules: AnnotationRules, into: Results) -> tuple[int, int, int]:
+    def counted(self, value: Any, index: int, rules: AnnotationQuery, into: Results) -> tuple[int, int, int]:
         """The annotation at ``index`` (see :meth:`annotation`), its results added to ``into``:
         how many annotations, refs and findings it gave."""
         result = self.annotation(value, ("annotations", index), rules)
@@ -277,7 +277,7 @@ class Memo:
         }
         return sorted(citing.union(edited))
 
-    def reuse_all_but(self, value: list[Any], changed: list[int], rules: AnnotationRules) -> Results:
+    def reuse_all_but(self, value: list[Any], changed: list[int], rules: AnnotationQuery) -> Results:
         """Take every annotation's results from the previous check, checking only the
         ``changed`` ones again: the previous results are spliced, not walked, so the cost
         follows the number of changed annotations (plus copying lists in C)."""
@@ -334,7 +334,7 @@ class Memo:
         tail = list(map(operator.is_not, previous[::-1][: both - first], value[::-1][: both - first]))
         return first, tail.index(True) if True in tail else both - first
 
-    def reuse_around(self, value: list[Any], first: int, last: int, rules: AnnotationRules) -> Results:
+    def reuse_around(self, value: list[Any], first: int, last: int, rules: AnnotationQuery) -> Results:
         """Take the results of the ``first`` and ``last`` items of the array from the
         previous check (those at the start spliced in C; those at the end placed at their new
         indexes), checking the items between them."""

@@ -24,7 +24,7 @@ READING, RESOLVING, ANNOTATIONS, OUTPUT = (
 
 
 @dataclass(frozen=True, slots=True)
-class Rule:
+class FindingCode:
     """One finding code (or, with ``finding=False``, one more thing the CI formats report)."""
 
     code: str
@@ -37,8 +37,8 @@ class Rule:
     finding: bool = True  # a finding of the check (not: an unreadable input, a failing verdict)
 
 
-RULES: tuple[Rule, ...] = (
-    Rule(
+RULES: tuple[FindingCode, ...] = (
+    FindingCode(
         "invalid-json",
         Severity.ERROR,
         2,
@@ -48,7 +48,7 @@ RULES: tuple[Rule, ...] = (
         "Correct the JSON at the position shown; the message says what was expected there.",
         READING,
     ),
-    Rule(
+    FindingCode(
         "invalid-field",
         Severity.ERROR,
         2,
@@ -60,7 +60,7 @@ RULES: tuple[Rule, ...] = (
         "add the missing key.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "duplicate-path",
         Severity.ERROR,
         2,
@@ -70,7 +70,7 @@ RULES: tuple[Rule, ...] = (
         "Give this document a path of its own if it is another text, or remove it if it repeats the first.",
         READING,
     ),
-    Rule(
+    FindingCode(
         "non-lf-content",
         Severity.ERROR,
         2,
@@ -80,7 +80,7 @@ RULES: tuple[Rule, ...] = (
         "Normalize the content to `\\n` line breaks (convert CRLF or CR to LF) where the session is written.",
         READING,
     ),
-    Rule(
+    FindingCode(
         "bad-polarity",
         Severity.ERROR,
         2,
@@ -91,7 +91,7 @@ RULES: tuple[Rule, ...] = (
         " it. Check for a misspelled key such as `polarty`.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "bad-confidence",
         Severity.ERROR,
         2,
@@ -102,7 +102,7 @@ RULES: tuple[Rule, ...] = (
         'Write a number from 0 to 1: `0.95`, not `95` or `"high"`.',
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "empty-sources",
         Severity.ERROR,
         2,
@@ -111,7 +111,7 @@ RULES: tuple[Rule, ...] = (
         "Add a source ref, or remove the annotation: text without a source is left unannotated.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "unknown-path",
         Severity.ERROR,
         1,
@@ -121,7 +121,7 @@ RULES: tuple[Rule, ...] = (
         "Write the exact path of one of the session's documents (the message lists them), or add the missing document.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "line-out-of-range",
         Severity.ERROR,
         1,
@@ -131,7 +131,7 @@ RULES: tuple[Rule, ...] = (
         "Correct the line number; the message gives the document's number of lines.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "boundary-empty",
         Severity.ERROR,
         1,
@@ -140,7 +140,7 @@ RULES: tuple[Rule, ...] = (
         "Write the text the span starts with (or ends with), long enough to occur only once on its line.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "boundary-not-found",
         Severity.ERROR,
         1,
@@ -151,7 +151,7 @@ RULES: tuple[Rule, ...] = (
         "the text does occur when it can.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "boundary-ambiguous",
         Severity.ERROR,
         1,
@@ -162,7 +162,7 @@ RULES: tuple[Rule, ...] = (
         "the SourceCheck language server offers a quick fix for each occurrence.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "lines-reversed",
         Severity.ERROR,
         1,
@@ -171,7 +171,7 @@ RULES: tuple[Rule, ...] = (
         "Swap the boundaries, or correct the line numbers.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "boundary-order",
         Severity.ERROR,
         1,
@@ -180,7 +180,7 @@ RULES: tuple[Rule, ...] = (
         "Swap `start` and `end`, or correct their texts.",
         RESOLVING,
     ),
-    Rule(
+    FindingCode(
         "unknown-field",
         Severity.WARNING,
         0,
@@ -190,7 +190,7 @@ RULES: tuple[Rule, ...] = (
         "Rename the key to the one meant, or remove it.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "duplicate-key",
         Severity.WARNING,
         0,
@@ -199,7 +199,7 @@ RULES: tuple[Rule, ...] = (
         "Remove one of them, keeping the value meant.",
         READING,
     ),
-    Rule(
+    FindingCode(
         "self-citation",
         Severity.WARNING,
         0,
@@ -208,7 +208,7 @@ RULES: tuple[Rule, ...] = (
         "Cite another document that supports or refutes the claim, or remove the source.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "duplicate-source",
         Severity.WARNING,
         0,
@@ -217,7 +217,7 @@ RULES: tuple[Rule, ...] = (
         "Remove one of them.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "low-confidence",
         Severity.HINT,
         0,
@@ -227,7 +227,7 @@ RULES: tuple[Rule, ...] = (
         "Omit the source, or raise its confidence if the evidence is stronger than that.",
         ANNOTATIONS,
     ),
-    Rule(
+    FindingCode(
         "fail-on",
         Severity.ERROR,
         1,
@@ -239,7 +239,7 @@ RULES: tuple[Rule, ...] = (
         OUTPUT,
         finding=False,
     ),
-    Rule(
+    FindingCode(
         "unreadable",
         Severity.ERROR,
         2,
@@ -252,8 +252,8 @@ RULES: tuple[Rule, ...] = (
         finding=False,
     ),
 )
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-FINDINGS: tuple[Rule, ...] = tuple(rule for rule in RULES if rule.finding)
+BY_CODE: dict[str, FindingCode] = {rule.code: rule for rule in RULES}
+FINDINGS: tuple[FindingCode, ...] = tuple(rule for rule in RULES if rule.finding)
 SEVERITY: dict[str, Severity] = {rule.code: rule.severity for rule in FINDINGS}
 EXIT_CLASS: dict[str, int] = {rule.code: rule.exit_code for rule in FINDINGS if rule.exit_code}
 ALL_CODES: tuple[str, ...] = tuple(SEVERITY)
@@ -300,7 +300,7 @@ __all__ = [
     "EXIT_CLASS",
     "FINDINGS",
     "RULES",
-    "Rule",
+    "FindingCode",
     "SEVERITY",
     "codes_page",
     "findings_table",

@@ -1,4 +1,4 @@
-"""Re-anchoring: carrying refs across a change of their documents (RULES.md, "`sync`").
+"""Re-anchoring: carrying refs across a change of their documents (docs/rules.md, "`sync`").
 
 A session is a snapshot: its documents are what its author read. When a document's file
 has changed, each ref into it is
@@ -51,7 +51,7 @@ did not resolve before the change (left as it is)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class TextPlace:
     """Where a text stands in a new content: its offset, its line, and the coordinates that
     would cite it there (None: no boundary is unique there)."""
 
@@ -70,7 +70,7 @@ class RefDrift:
     now: str | None  # the text at its place in the new content (kept, moved: ``was``); None: deleted
     anchor: Boundaries | None  # coordinates that cite ``now`` in the new content; None: none can
     reason: str | None = None  # why a ref whose text survived cannot be carried (no unique boundary)
-    places: tuple[Place, ...] = ()  # a changed ref: where its exact text stands in the new content
+    places: tuple[TextPlace, ...] = ()  # a changed ref: where its exact text stands in the new content
     place_count: int = 0  # how many such places there are (``places`` lists MAX_PLACES at most)
     at: int | None = None  # a deleted ref: the new content's offset where its text was
     between: bool = False  # a deleted ref: its lines went whole (``at`` is between two lines)
@@ -256,10 +256,10 @@ def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
         line = new.line_of_offset(inserted[0])
         return RefDrift(
             ref, "edited", was, was, None, f"its text moved to line {line}, but {reason}",
-            (Place(inserted[0], line, None),), 1, where=there,
+            (TextPlace(inserted[0], line, None),), 1, where=there,
         )  # fmt: skip
     places = tuple(
-        Place(at, new.line_of_offset(at), _place(new, at, at + len(was), ref)[0]) for at in found[:MAX_PLACES]
+        TextPlace(at, new.line_of_offset(at), _place(new, at, at + len(was), ref)[0]) for at in found[:MAX_PLACES]
     )
     if place is None:
         where = alignment.before(start)[1]
@@ -466,7 +466,7 @@ __all__ = [
     "Drift",
     "FileContent",
     "FileState",
-    "Place",
+    "TextPlace",
     "RefDrift",
     "Unreadable",
     "align",

@@ -1,4 +1,4 @@
-"""RULES.md as code: read a session's values, resolve every ref, name every broken rule.
+"""docs/rules.md as code: read a session's values, resolve every ref, name every broken rule.
 
 Input is the plain JSON value of a file (dicts, lists, strings, numbers); output is the
 :class:`~sourcecheck.session.Session` model and the list of findings, each on the JSON
@@ -31,10 +31,10 @@ from .messages import (
     show,
     times,
 )
-from .occurrences import occurrences
 from .registry import EXIT_CLASS, SEVERITY
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
 from .session import (
+    LONG_LINE,
     Annotation,
     Boundary,
     Document,
@@ -552,15 +552,16 @@ class AnnotationRules(Rules):
                 return None
             # Found in the content between the line's ends (a line ends before its break, the
             # last one at the content's end): no line is sliced out.
-            first_start = starts[start_line - 1]
-            line_end = starts[start_line] - 1 if start_line < count else size
-            begin = content.find(start_str, first_start, line_end)
-            if begin < 0 or content.find(start_str, begin + 1, line_end) >= 0:
+            first_start, last_start = starts[start_line - 1], starts[end_line - 1]
+            start_end = starts[start_line] - 1 if start_line < count else size
+            end_end = starts[end_line] - 1 if end_line < count else size
+            if max(start_end - first_start, end_end - last_start) >= LONG_LINE:
+                return None  # a long line: its boundaries are asked of its index (Document.occurrences)
+            begin = content.find(start_str, first_start, start_end)
+            if begin < 0 or content.find(start_str, begin + 1, start_end) >= 0:
                 return None
-            last_start = starts[end_line - 1]
-            line_end = starts[end_line] - 1 if end_line < count else size
-            end_at = content.find(end_str, last_start, line_end)
-            if end_at < 0 or content.find(end_str, end_at + 1, line_end) >= 0:
+            end_at = content.find(end_str, last_start, end_end)
+            if end_at < 0 or content.find(end_str, end_at + 1, end_end) >= 0:
                 return None
         except (KeyError, TypeError):
             return None
@@ -758,11 +759,12 @@ class AnnotationRules(Rules):
             )
             return False
         line = lines[boundary.line - 1]
-        first = line.find(boundary.str)
-        if first >= 0 and line.find(boundary.str, first + 1) < 0:  # unique: the common case
-            boundary.occurrences, boundary.occurrence_count = [first], 1
-            return True
-        boundary.occurrences, boundary.occurrence_count = occurrences(line, boundary.str)
+        if len(line) < LONG_LINE:
+            first = line.find(boundary.str)
+            if first >= 0 and line.find(boundary.str, first + 1) < 0:  # unique: the common case
+                boundary.occurrences, boundary.occurrence_count = [first], 1
+                return True
+        boundary.occurrences, boundary.occurrence_count = document.occurrences(boundary.line, boundary.str)
         if boundary.occurrence_count == 0:
             self.report(
                 "boundary-not-found",

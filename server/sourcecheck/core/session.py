@@ -13,8 +13,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, overload
 
+from .lineindex import LineIndex
 from .nearmiss import NearMiss, near_misses
 from .nearmiss import Side as Side
+from .occurrences import MAX_OCCURRENCES, occurrences
 from .positions import line_starts
 
 Path = tuple[str | int, ...]
@@ -107,6 +109,13 @@ class Lines(Sequence[str]):
         return self.content[self.starts[index] : self.end(index)]
 
 
+LONG_LINE = 4096
+"""Lines from this long up have the occurrences of their boundaries kept (a search of such a
+line costs more than keeping what it found)."""
+INDEX_AFTER = 8
+"""Strings looked for on one long line before it is indexed (``lineindex.py``)."""
+
+
 @dataclass(slots=True)
 class Document:
     """A document of the session; its lines are ``content.split("\\n")``."""
@@ -117,6 +126,8 @@ class Document:
     _lines: Lines | None = None
     carriage_return: bool | None = None  # whether the content holds a \r, once known
     _near: dict[tuple[int, str, str], list[NearMiss]] | None = None  # near misses looked for, kept
+    _found: dict[tuple[int, str], tuple[list[int], int]] | None = None  # occurrences on long lines, kept
+    _indexes: dict[int, int | LineIndex] | None = None  # a long line's LineIndex (or lookups so far)
 
     @property
     def lines(self) -> Lines:
@@ -136,6 +147,36 @@ class Document:
     def line_of_offset(self, offset: int) -> int:
         """The 1-based line holding a content offset."""
         return bisect_right(self.line_starts, offset)
+
+    def occurrences(self, line: int, needle: str) -> tuple[list[int], int]:
+        """Where ``needle`` occurs on line ``line`` (see ``occurrences.py``): on a long line,
+        looked for once per document, however many boundaries name it (a thousand refs to
+        `eta` on one 2 MB line cost one search, not a thousand)."""
+        text = self.lines[line - 1]
+        if len(text) < LONG_LINE:
+            return occurrences(text, needle)
+        if self._found is None:
+            self._found, self._indexes = {}, {}
+        key = (line, needle)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._looked_for(line, text, needle)
+        return list(found[0]), found[1]
+
+    def _looked_for(self, line: int, text: str, needle: str) -> tuple[list[int], int]:
+        """A long line searched, or asked of its index once a few strings were looked for on it
+        (building it costs a few scans of the line; each string then costs its own length)."""
+        assert self._indexes is not None
+        index = self._indexes.get(line, 0)
+        if isinstance(index, int):  # strings looked for on it so far
+            if index + 1 < INDEX_AFTER:
+                self._indexes[line] = index + 1
+                return occurrences(text, needle)
+            index = self._indexes[line] = LineIndex(text)
+        if index.absent(needle):
+            return [], 0
+        placed = index.find_all(needle, MAX_OCCURRENCES)
+        return placed if placed is not None else occurrences(text, needle)
 
     def near_misses(self, line: int, needle: str, side: Side) -> list[NearMiss]:
         """What ``needle``, not on line ``line``, was meant to be (see ``nearmiss.py``), looked

@@ -1,4 +1,4 @@
-"""Verdicts and coverage, as RULES.md defines them for reviewers.
+"""Verdicts and coverage, as docs/rules.md defines them for reviewers.
 
 A source **counts** when it resolves and its ``polarity`` and ``confidence`` are valid. An
 annotation's verdict, from its counted sources: ``unresolved`` (the claim does not
@@ -159,7 +159,7 @@ class Coverage:
 
 
 def place(document: Document, offset: int) -> dict[str, int]:
-    """A content offset as RULES.md's span coordinates: 1-based line, 0-based column in
+    """A content offset as docs/rules.md's span coordinates: 1-based line, 0-based column in
     code points."""
     line = document.line_of_offset(offset)
     return {"line": line, "column": offset - document.line_starts[line - 1]}
@@ -189,7 +189,7 @@ def coverage(session: Session) -> list[Coverage]:
 
 
 def span_json(ref: Ref) -> dict[str, Any]:
-    """The additions RULES.md makes to a valid ref in ``--json``: its path and span."""
+    """The additions docs/rules.md makes to a valid ref in ``--json``: its path and span."""
     assert ref.valid and ref.document is not None and ref.span is not None
     return {
         "path": ref.document.path,

@@ -26,7 +26,7 @@ from ..core.queries import DEFAULT_CONFIDENCE
 from . import anthropic, cohere, gemini, w3c
 from .model import Cited, Given, ImportReport
 from .placing import ANSWER, build
-from .wire import Unreadable, Wire, parse
+from .wire import NotAResponse, Wire, parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ def import_text(
     answer: str = ANSWER,
 ) -> tuple[dict[str, Any], ImportReport]:
     """The session a response (its text) makes, with its request (a parsed value, or None)
-    and the documents given; raises :class:`~.wire.Unreadable` for a response that is not one."""
+    and the documents given; raises :class:`~.wire.NotAResponse` for a response that is not one."""
     return import_wire(name, parse(response), request, given, answer)
 
 
@@ -127,7 +127,7 @@ __all__ = [
     "Format",
     "Given",
     "ImportReport",
-    "Unreadable",
+    "NotAResponse",
     "import_text",
     "import_wire",
     "parse",

@@ -28,7 +28,7 @@ import binascii
 from typing import Any
 
 from .model import ANSWER_KEY, Citation, Cited, Pointer, Segment, Source, answer_source, said
-from .wire import Unreadable, Wire, obj, stream_events, string
+from .wire import NotAResponse, Wire, obj, stream_events, string
 
 
 def message_of(wire: Wire) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def message_of(wire: Wire) -> dict[str, Any]:
         if isinstance(value, dict) and isinstance(value.get("result"), dict):  # a line of batch results
             value = value["result"].get("message", value)
         if not isinstance(value, dict) or not isinstance(value.get("content"), list):
-            raise Unreadable("is not a Messages API response: it has no `content` list of blocks")
+            raise NotAResponse("is not a Messages API response: it has no `content` list of blocks")
         return value
     message: dict[str, Any] = {"content": []}
     blocks: dict[int, dict[str, Any]] = {}
@@ -52,7 +52,7 @@ def message_of(wire: Wire) -> dict[str, Any]:
             add_delta(blocks.setdefault(_index(event), {"type": "text", "text": ""}), event["delta"])
     message["content"] = [blocks[index] for index in sorted(blocks)]
     if not message["content"]:
-        raise Unreadable("is a stream of events with no content blocks (`content_block_start`)")
+        raise NotAResponse("is a stream of events with no content blocks (`content_block_start`)")
     return message
 
 

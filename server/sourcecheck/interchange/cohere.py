@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source, said
-from .wire import Unreadable, Wire, integer, items, obj, stream_events, string
+from .wire import NotAResponse, Wire, integer, items, obj, stream_events, string
 
 TEXT_FIELDS = ("text", "snippet", "content", "body")
 
@@ -30,7 +30,7 @@ def message_of(wire: Wire) -> dict[str, Any]:
     if not wire.streamed:
         message = obj(wire.value, "message")
         if not message:
-            raise Unreadable("is not a Cohere v2 chat response: it has no `message`")
+            raise NotAResponse("is not a Cohere v2 chat response: it has no `message`")
         return message
     contents: dict[int, str] = {}
     citations: list[Any] = []
@@ -42,7 +42,7 @@ def message_of(wire: Wire) -> dict[str, Any]:
         elif kind == "citation-start":
             citations.append(obj(delta, "citations"))
     if not contents:
-        raise Unreadable("is a stream of events with no content (`content-delta`)")
+        raise NotAResponse("is a stream of events with no content (`content-delta`)")
     return {"content": [{"type": "text", "text": contents[i]} for i in sorted(contents)], "citations": citations}
 
 

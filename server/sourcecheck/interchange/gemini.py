@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import ANSWER_KEY, Citation, Cited, LeftOut, Pointer, Segment, Source, answer_source, said
-from .wire import Unreadable, Wire, integer, items, obj, stream_events, string
+from .wire import NotAResponse, Wire, integer, items, obj, stream_events, string
 
 
 def chunks_of(wire: Wire) -> list[dict[str, Any]]:
@@ -32,7 +32,7 @@ def chunks_of(wire: Wire) -> list[dict[str, Any]]:
         return [chunk for chunk in wire.value if isinstance(chunk, dict)]
     if isinstance(wire.value, dict):
         return [wire.value.get("response", wire.value) if "candidates" not in wire.value else wire.value]
-    raise Unreadable("is not a Gemini response: it has no `candidates`")
+    raise NotAResponse("is not a Gemini response: it has no `candidates`")
 
 
 def first_candidate(chunk: dict[str, Any]) -> dict[str, Any] | None:
@@ -63,7 +63,7 @@ def parts_and_grounding(chunks: list[dict[str, Any]]) -> tuple[list[dict[str, An
             where = (f"{number}/" if len(chunks) > 1 else "") + "candidates/0/groundingMetadata"
             grounding.append((where, metadata))
     if not parts and not grounding:
-        raise Unreadable("is not a Gemini response: its candidates have no content parts")
+        raise NotAResponse("is not a Gemini response: its candidates have no content parts")
     if len(chunks) > 1:  # a stream: its text is one part, as the SDKs join it
         text = "".join(string(part, "text") or "" for part in parts if not part.get("thought"))
         parts, grounding = [{"text": text}], grounding[-1:]

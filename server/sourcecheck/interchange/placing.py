@@ -1,4 +1,4 @@
-"""Citations placed in their documents and made a session (RULES.md, ``import``).
+"""Citations placed in their documents and made a session (docs/rules.md, ``import``).
 
 Every format's reader gives :class:`~.model.Cited`; :func:`build` does the rest, the same for
 all of them:
@@ -117,7 +117,7 @@ def source_names(source: Source) -> set[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
+class Located:
     """Where a pointer was placed in a document's content, and what was said of it."""
 
     start: int
@@ -166,15 +166,15 @@ def other_unit(doc: Doc, pointer: Pointer, quoted: str) -> str:
     return ""
 
 
-def place(doc: Doc, pointer: Pointer) -> Span | str:
-    """Where ``pointer`` is in ``doc`` (RULES.md: the offsets where they hold the quoted text,
+def place(doc: Doc, pointer: Pointer) -> Located | str:
+    """Where ``pointer`` is in ``doc`` (docs/rules.md: the offsets where they hold the quoted text,
     else the text alone, once, else nearest the offsets), or why it cannot be placed."""
     if pointer.whole or (doc.own and pointer.quoted is not None and pointer.start is None):
-        return Span(0, len(doc.content))
+        return Located(0, len(doc.content))
     held = offsets_held(doc, pointer)
     quoted = line_breaks_normalized(pointer.quoted) if pointer.quoted is not None else None
     if held is not None and (quoted is None or doc.content[held[0] : held[1]] == quoted):
-        return Span(*held)
+        return Located(*held)
     if quoted is None:
         return f"its offsets {pointer.start}-{pointer.end} ({pointer.unit}) {held_text(doc, pointer)}"
     if not quoted:
@@ -201,7 +201,7 @@ def place(doc: Doc, pointer: Pointer) -> Span | str:
     if why is not None:
         how = "the only place" if len(found) == 1 else f"the nearest of its {len(found)} places to the offsets"
         why += f"; placed by its text, at {how} (line {line})"
-    return Span(chosen, chosen + len(quoted), why)
+    return Located(chosen, chosen + len(quoted), why)
 
 
 def choose(doc: Doc, pointer: Pointer, found: list[int]) -> int | None:
@@ -219,7 +219,7 @@ def choose(doc: Doc, pointer: Pointer, found: list[int]) -> int | None:
     return min(found, key=lambda at: (abs(at - near), at))
 
 
-def trim(content: str, span: Span) -> tuple[int, int, str | None]:
+def trim(content: str, span: Located) -> tuple[int, int, str | None]:
     """The span without the whitespace holding a line break at either end (a ref cannot start
     or end on one), and what was cut, said (None: nothing)."""
     start, end = span.start, span.end

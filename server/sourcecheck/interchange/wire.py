@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-class Unreadable(ValueError):
+class NotAResponse(ValueError):
     """A response that is not JSON, JSON Lines or server-sent events, said for a person."""
 
 
@@ -37,7 +37,7 @@ def parse(text: str) -> Wire:
     """The value or events ``text`` holds (see the module's docstring)."""
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped:
-        raise Unreadable("is empty; give the response the API returned (JSON, or its stream of events)")
+        raise NotAResponse("is empty; give the response the API returned (JSON, or its stream of events)")
     if stripped[0] in "{[":
         try:
             value = json.loads(stripped)
@@ -57,7 +57,7 @@ def _json_lines(text: str) -> Wire:
         try:
             events.append(json.loads(line))
         except json.JSONDecodeError as error:
-            raise Unreadable(
+            raise NotAResponse(
                 f"line {number} is not JSON ({error.msg}, column {error.colno}); a response is one JSON value, "
                 "JSON Lines or server-sent events"
             ) from None
@@ -87,12 +87,12 @@ def _server_sent(text: str) -> Wire:
         elif field == "event":
             name = value.strip()
         elif field not in ("", "id", "retry"):
-            raise Unreadable(
+            raise NotAResponse(
                 f"line {number} is neither JSON nor a server-sent event field (`data:`, `event:`); give the "
                 "response as the API returned it"
             )
     if not events:
-        raise Unreadable("holds no JSON and no `data:` events; give the response as the API returned it")
+        raise NotAResponse("holds no JSON and no `data:` events; give the response as the API returned it")
     return Wire(events=tuple(events), names=tuple(names))
 
 
@@ -102,7 +102,7 @@ def _event_json(data: str, line: int) -> Any:
     try:
         return json.loads(data)
     except json.JSONDecodeError as error:
-        raise Unreadable(f"the event data on line {line} is not JSON ({error.msg})") from None
+        raise NotAResponse(f"the event data on line {line} is not JSON ({error.msg})") from None
 
 
 def stream_events(wire: Wire) -> list[dict[str, Any]]:
@@ -134,4 +134,4 @@ def items(value: Any, key: str) -> list[Any]:
     return found if isinstance(found, list) else []
 
 
-__all__ = ["Unreadable", "Wire", "integer", "items", "obj", "parse", "stream_events", "string"]
+__all__ = ["NotAResponse", "Wire", "integer", "items", "obj", "parse", "stream_events", "string"]

@@ -38,7 +38,7 @@ P = TypeVar("P")
 R = TypeVar("R")
 
 
-class Refused(JsonRpcException):
+class RequestRefused(JsonRpcException):
     """A request that cannot be done as asked (a rename to a name that exists): answered
     with an error that says why (LSP's RequestFailed), logged as an expected refusal."""
 

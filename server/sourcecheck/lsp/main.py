@@ -15,7 +15,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..core.display import Parser
+from ..core.display import EscapingParser
 from .runtime import configure_process
 from .server import build_server
 from .stdio import serve
@@ -59,7 +59,7 @@ class OneLine(logging.Filter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
+    parser = EscapingParser(
         prog="sourcecheck-ls", description="The SourceCheck language server: live checking of SourceCheck sessions."
     )
     parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")

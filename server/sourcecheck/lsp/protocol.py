@@ -42,7 +42,7 @@ from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, 
 from pygls.protocol.language_server import lsp_method
 
 from . import wire
-from .app import VIEW_SCHEME, Refused
+from .app import VIEW_SCHEME, RequestRefused
 
 log = logging.getLogger("sourcecheck")
 
@@ -220,10 +220,10 @@ class SourceCheckProtocol(LanguageServerProtocol):
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
         """pygls's, but an expected refusal is answered without a traceback in the log."""
-        if not future.cancelled() and isinstance(future.exception(), Refused):
+        if not future.cancelled() and isinstance(future.exception(), RequestRefused):
             self._request_futures.pop(msg_id, None)
             refusal = future.exception()
-            assert isinstance(refusal, Refused)
+            assert isinstance(refusal, RequestRefused)
             self._send_response(msg_id, error=refusal.to_response_error())
             return
         super()._send_handler_result(future, msg_id=msg_id)

@@ -29,7 +29,7 @@ from .. import __version__
 from ..core.analysis import Analysis, Cancelled
 from ..core.positions import LineTable
 from ..core.text import Text
-from .app import VIEW_SCHEME, Client, Feature, Handler, Refused, Shown, View, parse_view_uri
+from .app import VIEW_SCHEME, Client, Feature, Handler, RequestRefused, Shown, View, parse_view_uri
 from .features import (
     actions,
     cite,
@@ -700,7 +700,7 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
             if entry.off_loop:  # other requests are served meanwhile; a cancelled one is not waited for
                 return await asyncio.get_running_loop().run_in_executor(ls.slow_requests, entry.function, view, params)
             return entry.function(view, params)
-        except Refused as refusal:
+        except RequestRefused as refusal:
             log.info("%s refused: %s", method, refusal)
             raise
         except Exception as error:

@@ -22,7 +22,7 @@ from lsprotocol import types
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.citations import Cited, cited_in
+from ..core.citations import Citation, cited_in
 from ..core.display import both_ends, visible
 from ..core.resync import Alignments
 from .app import Client, lsp_range
@@ -165,7 +165,7 @@ class Workspace:
         known = self._articles.get(document.uri)
         if known is not None and known[0] == key:
             return known[1]
-        cited: list[Cited] = []
+        cited: list[Citation] = []
         sessions: dict[str, CitingSession] = {}
         for session_path, document_path in citing:
             analysis = self.index.analysis(session_path)

@@ -1,4 +1,4 @@
-"""Diagnostics: every finding of RULES.md on the exact JSON value, as you type.
+"""Diagnostics: every finding of docs/rules.md on the exact JSON value, as you type.
 
 Clients that can pull diagnostics (``textDocument/diagnostic``) get them by pull, the
 others by push; never both, or an editor shows each twice (the server decides which). An

@@ -1,7 +1,7 @@
 """Code lens: the verdict of each annotation, and above each document who cites it and
 what no claim does.
 
-Above an annotation: its verdict (``core/verdicts.py``, RULES.md), e.g. "supported: 2
+Above an annotation: its verdict (``core/verdicts.py``, docs/rules.md), e.g. "supported: 2
 supports (max 0.95)", "contested: 1 supports (max 0.8) · 2 refutes (max 0.9)"; clicked, it
 lists the annotation's sources. Above a document: "cited by N refs", which lists them;
 "K uncited passages (62%)" when no claim covers some of its text, which lists those

@@ -10,7 +10,7 @@ from lsprotocol import types
 from ...core.jsonlex import encode_string
 from ...core.jsonnodes import JString
 from ...core.queries import path_under_cursor
-from ..app import Refused, View
+from ..app import RequestRefused, View
 
 
 def prepare_rename(view: View, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
@@ -29,7 +29,7 @@ def rename(view: View, params: types.RenameParams) -> types.WorkspaceEdit | None
         return None
     old = found[0]
     if new_name in analysis.session.by_path:
-        raise Refused(f"a document named {new_name!r} already exists; pick another name")
+        raise RequestRefused(f"a document named {new_name!r} already exists; pick another name")
     under = found[1]
     winner = analysis.session.by_path[old]
     if analysis.node(winner.json_path + ("path",)) is not under and analysis.ref_at(under.start) is None:
