@@ -272,6 +272,28 @@ def uncited_title(coverage: Coverage) -> str:
     return f"{plural(len(coverage.runs), 'uncited passage')} ({percent(coverage.uncited_share)})"
 
 
+def listed_from(content: str, start: int, end: int) -> int:
+    """Where a list of places shows the uncited run ``[start, end)`` of ``content`` from: its
+    start, unless what the run holds of that line has no letter or digit (the "." after a
+    claim's last word: the list would show the cited sentence's line as the passage), then
+    the first line of the run that has one, from its first character that is not a space. A
+    run with no letter or digit anywhere is shown from its start."""
+    at = start
+    while at < end:
+        line_end = content.find("\n", at, end)
+        stop = end if line_end < 0 else line_end
+        if any(ch.isalnum() for ch in content[at:stop]):
+            if at == start:
+                return start
+            while content[at] in " \t":
+                at += 1
+            return at
+        if line_end < 0:
+            break
+        at = line_end + 1
+    return start
+
+
 def uncited_sentence(coverage: Coverage) -> str:
     """``62% of its text is cited by no claim (3 passages)``."""
     if not coverage.runs:
