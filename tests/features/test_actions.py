@@ -201,3 +201,15 @@ def test_an_annotation_without_sources_can_be_removed_from_anywhere_in_it():
     assert not any(
         a.title.startswith("Remove this annotation") for a in actions_in(view, types.Range(elsewhere, elsewhere))
     )
+
+
+def test_a_string_missing_its_opening_quote_has_a_preferred_quick_fix_from_its_line():
+    text = ambiguous_session("an apple, then a pear", "then", "pear").replace('"str": "pear"', '"str": pear"')
+    view = view_of(text)
+    line_start = text.rindex("\n", 0, text.index('"str": pear"')) + 1  # Neovim's gra at column 0
+    position = view.position(line_start)
+    (action,) = actions_in(view, types.Range(start=position, end=position))
+    assert (action.title, action.is_preferred) == ('Add the opening quote: `"pear"`', True)
+    (edit,) = edits_of(action.edit)
+    assert edit.new_text == '"pear"'
+    assert apply_workspace_edit(text, action.edit) == ambiguous_session("an apple, then a pear", "then", "pear")

@@ -66,7 +66,8 @@ def run(names: list[str], unsafe: bool, diff: bool, max_size_mb: int) -> dict[st
             sys.stderr.write(
                 f"sourcecheck: {shown_name(name)}: {verb} {count} finding{'s' if count != 1 else ''}"
                 + "".join(
-                    f"\n  {code} at {visible(pointer)}: {visible(title)}" for code, pointer, title in outcome.applied
+                    f"\n  {code}{' at ' + visible(pointer) if pointer else ''}: {visible(title)}"
+                    for code, pointer, title in outcome.applied
                 )
                 + "\n"
             )
