@@ -144,8 +144,6 @@ def test_the_ci_jobs_command_exits_0_1_or_2_as_the_readme_says(tmp_path):
                 else json.dumps(value, ensure_ascii=False, indent=2)
             )
             (folder / file).write_text(text, encoding="utf-8")
-        result = subprocess.run(
-            ["bash", "-c", ci_command()], cwd=folder, env=env, capture_output=True, text=True
-        )
+        result = subprocess.run(["bash", "-c", ci_command()], cwd=folder, env=env, capture_output=True, text=True)
         assert result.returncode == expected, (name, result.stdout[-2000:], result.stderr[-2000:])
         assert "Traceback" not in result.stdout + result.stderr

@@ -12,9 +12,7 @@ below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api
 and :func:`export_w3c` writes one as Web Annotations.
 """
 
-__version__ = "0.1.0"
-
-from .api import (  # noqa: E402 - after __version__, which the command's modules import from here
+from .api import (
     FAIL_ON,
     Applicability,
     Coverage,
@@ -38,6 +36,7 @@ from .api import (  # noqa: E402 - after __version__, which the command's module
     import_citations,
     text_of,
 )
+from .version import __version__
 
 __all__ = [
     "FAIL_ON",

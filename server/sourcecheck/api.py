@@ -12,7 +12,8 @@
 (UTF-8), a path (``os.PathLike``: ``pathlib.Path("a.json")``) or a parsed value (a dict, or
 a list); :func:`check_lines` takes JSON Lines (a path, or lines) and gives one report per
 session. Each report's :meth:`Report.to_json` is the object docs/rules.md fixes for ``--json``;
-the command's ``--json`` writes the object the same builder (:func:`report_json`) makes,
+the command's ``--json`` writes the object the same builder (``formats/json.py``'s
+:func:`report_json`) makes,
 so the two cannot differ.
 
 A parsed value has no text of its own: it is checked as the text :func:`text_of` writes
@@ -31,26 +32,28 @@ from __future__ import annotations
 import json
 import os
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
-from .cli.files import Checked, check_bytes, check_file, check_text, shown_name
-from .cli.jsonl import is_jsonl, open_lines, read_lines, session_of
-from .core.analysis import Analysis
-from .core.fixes import FIXERS, fix_of
-from .core.fixes import Fix as _Fix
-from .core.jsontext import copied, dumps, finite_floats, plain_float
-from .core.positions import Encoding
-from .core.session import Finding as _Finding
-from .core.session import Ref as _Ref
-from .core.session import ResolvedRef, pointer
+from .core.jsontext import copied, dumps, finite_floats
+from .core.positions import Position
 from .core.verdicts import VERDICTS, WEAK
-from .core.verdicts import Coverage as _Coverage
 from .disk import MAX_SIZE_MB, ReadRefused, normalized, read_bytes, read_document
 from .disk import decode as decode_bytes
+from .formats.json import report_json
+from .inputs import (
+    check_bytes,
+    check_file,
+    check_text,
+    is_jsonl,
+    open_lines,
+    read_lines,
+    session_of,
+    shown_name,
+    too_large,
+)
 from .interchange import ANSWER as _ANSWER
 from .interchange import FORMATS as _FORMATS
 from .interchange import checked as _checked
@@ -69,24 +72,6 @@ FAIL_ON = frozenset((*VERDICTS, "weak"))
 
 
 # --- the report's parts -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A place in the checked text: ``line`` 0-based, ``character`` in UTF-16 code units
-    (as in LSP, and in ``--json``)."""
-
-    line: int
-    character: int
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"line": L, "character": C}``."""
-        return {"line": self.line, "character": self.character}
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> Position:
-        """The position ``to_json`` writes as ``value``."""
-        return cls(value["line"], value["character"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +266,7 @@ class Verdict:
             "refutes": self.refutes,
             "support_strength": self.support_strength,
             "refute_strength": self.refute_strength,
-            "unsupported_words": _words_json(self.unsupported_words),
+            "unsupported_words": list(self.unsupported_words) if self.unsupported_words is not None else None,
         }
 
     @classmethod
@@ -492,141 +477,6 @@ class Report:
         return dumps(self._json, indent).decode("utf-8")
 
 
-# --- the builder ----------------------------------------------------------------------
-
-
-def report_json(checked: Checked, line: int | None = None) -> dict[str, Any]:
-    """The object docs/rules.md fixes for ``--json``, of one checked input: what ``--json``
-    prints and :meth:`Report.to_json` gives. ``line``: the input is the session on that
-    line of JSON Lines (the object then starts with ``"line"``)."""
-    return report_payload(checked, line)[0]
-
-
-def report_payload(checked: Checked, line: int | None = None) -> tuple[dict[str, Any], bool]:
-    """:func:`report_json`, and whether each float in it is one orjson writes as ``json``
-    does (see ``core/jsontext.py``): its only floats are the sides' strengths."""
-    head: dict[str, Any] = {"line": line} if line is not None else {}
-    analysis = checked.analysis
-    if analysis is None:
-        error = f"{checked.name}: {checked.unreadable}"
-        return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True
-    summary = analysis.summary
-    unsupported = analysis.unsupported
-    annotations = [
-        {**verdict.as_json(), "unsupported_words": _words_json(unsupported.of(verdict.path))}
-        for verdict in summary.verdicts
-    ]
-    plain = all(
-        type(strength) is not float or plain_float(strength)
-        for verdict in summary.verdicts
-        for strength in (verdict.support_strength, verdict.refute_strength)
-    )
-    payload = {
-        **head,
-        "exit_code": checked.exit_code,
-        "findings": [finding_json(analysis, f) for f in analysis.findings],
-        "refs": _refs_json(analysis.session.refs),
-        "annotations": annotations,
-        "uncited": [_coverage_json(coverage) for coverage in summary.coverage],
-    }
-    return payload, plain
-
-
-def _words_json(words: tuple[str, ...] | None) -> list[str] | None:
-    return list(words) if words is not None else None
-
-
-def _range_json(analysis: Analysis, start: int, end: int) -> dict[str, Any]:
-    span = analysis.span(start, end, Encoding.UTF16)
-    return {
-        "start": {"line": span.start.line, "character": span.start.character},
-        "end": {"line": span.end.line, "character": span.end.character},
-    }
-
-
-def _fix_json(analysis: Analysis, fix: _Fix) -> dict[str, Any]:
-    """A repair as ``--json`` writes it (docs/rules.md): applicability, message, edits."""
-    return {
-        "applicability": fix.applicability,
-        "message": fix.title,
-        "edits": [{"range": _range_json(analysis, e.start, e.end), "content": e.text} for e in fix.edits],
-    }
-
-
-def finding_json(analysis: Analysis, finding: _Finding) -> dict[str, Any]:
-    """A finding as ``--json`` writes it: code, severity, message, pointer and range; and its
-    ``fix`` when it has one repair, its ``suggestions`` when it has several (core/fixes.py)."""
-    found: dict[str, Any] = {
-        "code": finding.code,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "pointer": finding.pointer,
-        "range": _range_json(analysis, *analysis.extent(finding)),
-    }
-    if finding.code in FIXERS:
-        fix, suggestions = fix_of(analysis, finding)
-        if fix is not None:
-            found["fix"] = _fix_json(analysis, fix)
-        elif suggestions:
-            found["suggestions"] = [_fix_json(analysis, each) for each in suggestions]
-    return found
-
-
-def _coverage_json(coverage: _Coverage) -> dict[str, Any]:
-    """``Coverage.as_json``, its runs' places found with the document's line starts at hand."""
-    document = coverage.document
-    starts = document.lines.starts
-    runs = []
-    for run in coverage.runs:
-        first = bisect_right(starts, run.start)
-        last = bisect_right(starts, run.end)
-        runs.append(
-            {
-                "start": {"line": first, "column": run.start - starts[first - 1]},
-                "end": {"line": last, "column": run.end - starts[last - 1]},
-            }
-        )
-    return {
-        "path": document.path,
-        "characters": len(document.content),
-        "uncited_characters": coverage.uncited_characters,
-        "runs": runs,
-    }
-
-
-def _refs_json(refs: list[_Ref]) -> list[dict[str, Any]]:
-    """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
-    and span in its document (docs/rules.md's additions; ``verdicts.span_json``, written out: a
-    large session has thirty thousand). A ref the check resolved in one go knows its lines
-    and columns (``ResolvedRef.columns``: its lines as written, each boundary found on its
-    own); another's are found from its span."""
-    found: list[dict[str, Any]] = []
-    append = found.append
-    for ref in refs:
-        span, document = ref.span, ref.document
-        if span is None or document is None:
-            append({"pointer": pointer(ref.json_path), "valid": ref.valid, "text": None})
-            continue
-        start, end = span
-        entry = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": document.content[start:end]}
-        if ref.valid:
-            columns = ref.columns if type(ref) is ResolvedRef else None
-            if columns is not None:
-                raw_start, raw_end = ref.raw["start"], ref.raw["end"]
-                first, last = raw_start["line"], raw_end["line"]
-                at, to = columns[0], columns[1] + len(raw_end["str"])
-            else:
-                starts = document.lines.starts
-                first = bisect_right(starts, start)
-                last = bisect_right(starts, end)
-                at, to = start - starts[first - 1], end - starts[last - 1]
-            entry["path"] = document.path
-            entry["start"] = {"line": first, "column": at}
-            entry["end"] = {"line": last, "column": to}
-        append(entry)
-    return found
-
-
 # --- checking -------------------------------------------------------------------------
 
 
@@ -748,15 +598,6 @@ def check_lines(
         yield Report._made(report_json(checked, number), checked.warning)
 
 
-def too_large(name: str, size: int, max_size_mb: int) -> Checked:
-    """An input (a line of JSON Lines) not read for its size."""
-    return Checked(
-        name,
-        unreadable=f"is {size / 1_000_000:.0f} MB, more than the limit of {max_size_mb} MB; raise it with "
-        "--max-size-mb to read it",
-    )
-
-
 # --- import and export (docs/rules.md, `import` and `export`; the formats are interchange/'s) -------
 
 Value = str | bytes | os.PathLike[str] | dict[str, Any] | list[Any]
@@ -868,6 +709,5 @@ __all__ = [
     "export_w3c",
     "import_citations",
     "report_json",
-    "report_payload",
     "text_of",
 ]

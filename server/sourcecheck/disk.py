@@ -55,6 +55,21 @@ def read_bytes(name: str, limit_mb: int = MAX_SIZE_MB, *, follow: bool = True) -
         os.close(fd)
 
 
+def open_regular(name: str) -> int:
+    """A descriptor of the regular file ``name``, blocking from then on (to be read as any
+    file is); raises :class:`ReadRefused` saying why not (missing, a directory, a FIFO or a
+    device: never waited on, whatever its name)."""
+    fd = _open(name, True)
+    try:
+        _regular_file(fd)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _open(name: str, follow: bool) -> int:
     """A descriptor of ``name`` opened without blocking (a FIFO would block an open)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -351,6 +366,7 @@ __all__ = [
     "document_file",
     "inside",
     "normalized",
+    "open_regular",
     "outside_reason",
     "read_bytes",
     "read_document",

@@ -35,10 +35,10 @@ from typing import Any
 import pathspec
 
 from .core.display import visible
+from .formats import NAMES
 
 SESSION_PATTERNS = ("*.sourcecheck.json", "*.sourcecheck.jsonl")
 VERDICTS = ("unresolved", "unverified", "refuted", "contested", "weak")
-FORMATS = ("human", "json", "github", "sarif")
 SKIPPED = frozenset(
     {"node_modules", "__pycache__", "__pypackages__", "_build", "build", "dist", "buck-out", "site-packages", "venv"}
 )
@@ -133,8 +133,8 @@ def parse(path: str, table: dict[str, Any]) -> Config:
             )
         fail_on = frozenset(names)
     output_format = table.get("output-format")
-    if output_format is not None and output_format not in FORMATS:
-        raise ConfigError(f"{where}: `output-format` must be one of {', '.join(FORMATS)}, not {_kind(output_format)}")
+    if output_format is not None and output_format not in NAMES:
+        raise ConfigError(f"{where}: `output-format` must be one of {', '.join(NAMES)}, not {_kind(output_format)}")
     confidence = table.get("placeholder-confidence")
     if confidence is not None and (
         isinstance(confidence, bool)

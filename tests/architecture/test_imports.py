@@ -135,3 +135,43 @@ def test_no_feature_imports_another_feature_or_the_server():
             or target in ("sourcecheck.lsp.server", "sourcecheck.lsp.sync", "sourcecheck.lsp.protocol")
         }
         assert not bad, (module_name(path), bad)
+
+
+LAYERS = (
+    ("core", "version"),
+    ("disk", "interchange", "review"),
+    ("inputs",),
+    ("formats",),
+    ("api", "workspace"),
+    ("", "cli", "lsp", "__main__"),  # "": the package itself (sourcecheck/__init__.py)
+)
+"""The house from the bottom up (docs/architecture.md): a module imports only from its own
+layer and those below it."""
+
+
+def layer_of(module: str) -> int:
+    part = module.split(".")[1] if "." in module else ""
+    for rank, names in enumerate(LAYERS):
+        if part in names:
+            return rank
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS (and to docs/architecture.md)")
+
+
+def test_no_import_runs_up_a_layer():
+    up = sorted(
+        (source, target)
+        for source, targets in graph().items()
+        for target in targets
+        if layer_of(target) > layer_of(source)
+    )
+    assert up == []
+
+
+def test_the_cli_and_the_server_do_not_import_each_other():
+    for source, targets in graph().items():
+        for target in targets:
+            pair = {
+                source.split(".")[1:2][0] if "." in source else "",
+                target.split(".")[1:2][0] if "." in target else "",
+            }
+            assert pair != {"cli", "lsp"}, (source, target)

@@ -292,7 +292,7 @@ def test_show_uncited_lists_the_lines_with_text_no_claim_cites_marked_at_display
         "",
         "`article.txt`: 3 uncited passages (67%); ~ marks the text no claim cites",
     ]
-    # a document no claim cites has no uncited text (RULES.md), and says so
+    # a document no claim cites has no uncited text (docs/rules.md), and says so
     code, out, _ = sc(capsys, "show", session, "report.txt", "--uncited")
     assert code == 0 and out.startswith("`report.txt`: no claim cites it, so none of it counts as uncited text")
 

@@ -10,18 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from sourcecheck.cli.ci_formats import (
-    artifact_location,
-    docs_url,
-    github_lines,
-    github_summary,
-    sarif_log,
-    sarif_notifications,
-    sarif_results,
-)
 from sourcecheck.cli.main import main
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.registry import ALL_CODES, BY_CODE, EXIT_CLASS
+from sourcecheck.formats.github import github_lines, github_summary
+from sourcecheck.formats.sarif import artifact_location, docs_url, sarif_log, sarif_notifications, sarif_results
 from tests.support.helpers import claim, session, source
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -55,7 +55,7 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
             "message": '`"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique',
             "pointer": "/annotations/0/claim/start/str",
             "range": {"start": {"line": 17, "character": 17}, "end": {"line": 17, "character": 22}},
-            "suggestions": [  # which occurrence was meant: several repairs, no fix (RULES.md)
+            "suggestions": [  # which occurrence was meant: several repairs, no fix (docs/rules.md)
                 {
                     "applicability": "unsafe",
                     "message": f'Extend start to "{new}": cites "{cites}"',
@@ -261,4 +261,4 @@ def test_fix_quotes_a_string_missing_its_opening_quote_and_says_so_without_an_em
     result = run("--fix", path)
     assert result.returncode == 0
     assert path.read_text(encoding="utf-8") == good
-    assert "\n  invalid-json: Add the opening quote: `\"cuts\"`\n" in result.stderr.decode()
+    assert '\n  invalid-json: Add the opening quote: `"cuts"`\n' in result.stderr.decode()

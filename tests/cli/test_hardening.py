@@ -171,7 +171,8 @@ def test_a_session_larger_than_the_read_limit_can_still_be_written(in_tmp):
 
 
 def test_a_read_only_session_is_refused_and_a_replaced_one_keeps_its_mode(in_tmp):
-    from sourcecheck.cli.files import Refused, write_atomically
+    from sourcecheck.cli.files import write_atomically
+    from sourcecheck.inputs import Refused
 
     with open("s.json", "w") as out:
         out.write("old")

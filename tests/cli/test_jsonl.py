@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from unittest import mock
 
@@ -188,3 +189,30 @@ def test_a_reader_that_stops_reading_ends_the_run_without_a_traceback(tmp_path):
     assert process.wait(timeout=120) == 1
     assert json.loads(first)["line"] == 1
     assert err == ""  # quietly, as any command that a reader stops reading
+
+
+def test_a_fifo_of_json_lines_is_refused_at_once_whatever_its_name(tmp_path):
+    """Issue 35 item 13 / issue 38: opening a FIFO to read its lines waited for a writer forever."""
+    for name, flags in (("s.jsonl", []), ("feed", ["--jsonl"])):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        done = subprocess.run(
+            [sys.executable, "-m", "sourcecheck", *flags, str(fifo)], capture_output=True, text=True, timeout=20
+        )
+        assert done.returncode == 2 and "is a pipe or socket, not a regular file" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_check_lines_refuses_a_fifo_at_once(tmp_path):
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    found = []
+    reader = threading.Thread(target=lambda: found.extend(check_lines(fifo)), daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # waiting for a writer: give it one, so that the test ends
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(10)
+        raise AssertionError("check_lines waited on a FIFO")
+    (report,) = found
+    assert report.exit_code == 2 and "is a pipe or socket" in (report.error or "")

@@ -1,4 +1,4 @@
-"""`sourcecheck sync`: refs carried across a change of their files (RULES.md, "`sync`")."""
+"""`sourcecheck sync`: refs carried across a change of their files (docs/rules.md, "`sync`")."""
 
 import gc
 import json

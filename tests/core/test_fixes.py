@@ -1,5 +1,5 @@
 """Every fix removes its finding and adds no error, on crafted and generated sessions; each
-says what it writes and is safe only where RULES.md says (core/fixes.py)."""
+says what it writes and is safe only where docs/rules.md says (core/fixes.py)."""
 
 import json
 from collections import Counter

@@ -40,8 +40,8 @@ def test_a_source_is_added_to_an_annotation_whose_sources_are_missing_empty_or_n
 
 @pytest.mark.parametrize("gone", [{0}, {1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}])
 def test_items_removed_together_leave_valid_json_and_the_others_in_order(gone):
-    from sourcecheck.core.accept import applied
+    from sourcecheck.core.edits import apply
 
     text = json.dumps({"documents": [], "annotations": [], "xs": [1, 2, 3]}, indent=2)
-    after = applied(text, removed_items(Analysis(text), ("xs",), gone))
+    after = apply(text, removed_items(Analysis(text), ("xs",), gone))
     assert json.loads(after)["xs"] == [n for i, n in enumerate([1, 2, 3]) if i not in gone]

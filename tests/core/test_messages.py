@@ -119,7 +119,7 @@ def test_a_confidence_that_reads_as_a_percentage_gets_the_hint():
 def test_a_misspelled_polarity_says_did_you_mean_and_the_missing_polarity_names_the_misspelling():
     value = session([{"claim": claim(), "sources": [source(polarity=None, polarty="supports")]}])
     analysis = Analysis(json.dumps(value, indent=2))
-    # RULES.md: a source with no `polarity` is bad-polarity (exit 2); the misspelled key is an
+    # docs/rules.md: a source with no `polarity` is bad-polarity (exit 2); the misspelled key is an
     # unknown-field warning on its value. Both stay, each saying what the other is about.
     assert [(f.code, f.pointer, f.message) for f in analysis.findings] == [
         (

@@ -1,4 +1,4 @@
-"""The checker agrees with an independent reading of RULES.md on generated sessions."""
+"""The checker agrees with an independent reading of docs/rules.md on generated sessions."""
 
 import json
 import random
@@ -9,10 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.sessiongen import generate
-from sourcecheck.cli.main import report_json
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.formats.json import report_json
 from tests.support.oracle import judge, review
-
 
 RULES_VERDICT_KEYS = ("pointer", "verdict", "supports", "refutes", "support_strength", "refute_strength")
 """The keys RULES.md gives each of ``--json``'s ``annotations``."""

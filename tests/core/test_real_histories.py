@@ -2,7 +2,7 @@
 PEP 1 and PEP 12, from the history of python/peps; see data/README.md), each revision's
 sentences cited and carried to the next one.
 
-What must hold on real edits (RULES.md, "`sync`"): a cited sentence that stands once in the
+What must hold on real edits (docs/rules.md, "`sync`"): a cited sentence that stands once in the
 new revision as it stood once in the old is kept (or, cut and pasted, moved) and cites
 exactly its text; a changed one's new text is an edit of it, never another sentence; after
 accepting, every kept ref still cites its text."""

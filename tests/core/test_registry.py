@@ -3,8 +3,8 @@ take each code from it, and what is written from it is current."""
 
 from pathlib import Path
 
-from sourcecheck.cli.ci_formats import sarif_rule
 from sourcecheck.core import registry, rules
+from sourcecheck.formats.sarif import sarif_rule
 
 ROOT = Path(__file__).resolve().parents[2]
 

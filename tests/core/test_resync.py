@@ -247,7 +247,7 @@ def test_random_drifts_of_prose_keep_every_surviving_ref_and_never_point_one_at_
                 anchored.start_str
             )
             if carried.state == "moved" and truth is None:
-                # its exact text, once in what the change inserted: RULES.md takes it for the place
+                # its exact text, once in what the change inserted: docs/rules.md takes it for the place
                 # it moved to, whatever the reference knows of its characters
                 assert align(old, new).inserted(at, at + len(carried.was))
             elif (truth is None or at != truth[0]) and not with_copies:
@@ -278,8 +278,11 @@ def test_random_drifts_of_prose_keep_every_surviving_ref_and_never_point_one_at_
             # none of the old text it did not cite where it still stands: never a neighbour's
             # sentence or line (only a line moved in between, which a diff sees as new; which line
             # break is which, where lines were joined, is the diff's call)
+            # (or, where a line was copied, a copy the diff aligned with the line it is much
+            # like, and the line itself as what followed it: the diff cannot tell them apart)
             alignment = align(old, new)
-            assert all(
+            took_a_copy = with_copies and None in origins
+            assert took_a_copy or all(
                 o is None or start <= o < end or alignment.inserted(begin + i, begin + i + 1) or now[i] == "\n"
                 for i, o in enumerate(origins)
             ), (carried.was, now, new)
@@ -401,3 +404,24 @@ def test_pathological_alignments_are_bounded_and_still_keep_only_what_survives(o
         for carried in notes.refs:
             if carried.kept:
                 assert resolves_to(moved, carried.anchor) == carried.was
+
+
+def test_a_ref_half_in_a_deleted_sentence_keeps_its_surviving_words_not_the_period_before():
+    """The text from a sentence to the middle of the next line deleted (the lines joined), a
+    ref running from the deleted sentence's end into the next one: what is left is the next
+    sentence's words, not the period of the sentence before, which the diff may take for the
+    deleted sentence's own."""
+    old = (
+        "- `claim` is a ref. It points at the span of text being annotated.\n"
+        "- `sources` is a non-empty list of source refs. Each entry is a regular ref plus two fields:\n"
+    )
+    new = "- `claim` is a ref. Each entry is a regular ref plus two fields:\n"  # found by a random drift
+    start = old.index("of source refs.")
+    end = old.index("Each entry is") + len("Each entry is")
+    document = Document("notes", old, ("documents", 1))
+    ref = cite(document, start, end)
+    assert isinstance(ref, Boundaries)
+    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
+    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
+    (carried,) = notes.refs
+    assert carried.state == "edited" and carried.now == "Each entry is"

@@ -1,4 +1,4 @@
-"""Each rule of RULES.md, its finding code, severity, pointer and the text it resolves."""
+"""Each rule of docs/rules.md, its finding code, severity, pointer and the text it resolves."""
 
 import json
 import re

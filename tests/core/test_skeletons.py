@@ -7,7 +7,7 @@ import pytest
 
 from sourcecheck.core.session import Document
 from sourcecheck.core.skeletons import (
-    Point,
+    RefTarget,
     Slot,
     annotation,
     first_word,
@@ -62,8 +62,8 @@ def document(content, path="doc"):
 
 
 def test_a_new_ref_points_at_the_first_word_of_the_first_line_that_has_one():
-    assert point_in(document("\n  ... the cat, the dog")) == Point("doc", 2, "the cat")
-    assert point_in(document("intro\nmore")) == Point("doc", 1, "intro")
+    assert point_in(document("\n  ... the cat, the dog")) == RefTarget("doc", 2, "the cat")
+    assert point_in(document("intro\nmore")) == RefTarget("doc", 1, "intro")
 
 
 def test_the_first_word_is_extended_until_it_is_unique_on_its_line():
@@ -74,13 +74,13 @@ def test_the_first_word_is_extended_until_it_is_unique_on_its_line():
 
 
 def test_a_document_without_a_word_or_no_document_points_at_line_one_with_an_empty_boundary():
-    assert point_in(document("\n\n...")) == Point("doc", 1, "")
-    assert point_in(None) == Point("", 1, "")
+    assert point_in(document("\n\n...")) == RefTarget("doc", 1, "")
+    assert point_in(None) == RefTarget("", 1, "")
 
 
 def test_a_point_on_a_given_line_takes_that_line_s_first_word():
-    assert point_in(document("one\ntwo three"), 2) == Point("doc", 2, "two")
-    assert point_in(document("one"), 9) == Point("doc", 1, "one")  # no such line: the first with a word
+    assert point_in(document("one\ntwo three"), 2) == RefTarget("doc", 2, "two")
+    assert point_in(document("one"), 9) == RefTarget("doc", 1, "one")  # no such line: the first with a word
 
 
 def test_what_the_format_puts_where():
@@ -97,7 +97,7 @@ def test_what_the_format_puts_where():
 
 
 def test_a_plain_skeleton_is_json_indented_as_asked():
-    value = annotation(Point("a", 1, "x"), Point("b", 2, "y"))
+    value = annotation(RefTarget("a", 1, "x"), RefTarget("b", 2, "y"))
     text = written(value, "    ", "  ", False)
     expected = {
         "claim": {"path": "a", "start": {"line": 1, "str": "x"}, "end": {"line": 1, "str": "x"}},
@@ -116,19 +116,19 @@ def test_a_plain_skeleton_is_json_indented_as_asked():
 
 
 def test_a_compact_skeleton_is_one_line():
-    assert written(source(Point("b", 1, "y")), None, "", False) == (
+    assert written(source(RefTarget("b", 1, "y")), None, "", False) == (
         '{"path": "b", "start": {"line": 1, "str": "y"}, "end": {"line": 1, "str": "y"}, '
         '"polarity": "supports", "confidence": 0.7}'
     )
 
 
 def test_a_snippet_has_a_placeholder_for_each_value_numbered_in_text_order():
-    text = written(source(Point("b", 3, "y")), None, "", True)
+    text = written(source(RefTarget("b", 3, "y")), None, "", True)
     assert text.startswith('{"path": "${1:b}", "start": {"line": ${2:3}, "str": "${3:y}"\\}')
     expanded, stops = expand_snippet(text)
     assert [number for number, _ in stops] == [1, 2, 3, 4, 5, 6, 7]
     assert [placeholder for _, placeholder in stops] == ["b", "3", "y", "3", "y", "supports", "0.7"]
-    assert expanded == written(source(Point("b", 3, "y")), None, "", False)
+    assert expanded == written(source(RefTarget("b", 3, "y")), None, "", False)
 
 
 @pytest.mark.parametrize("path", ["a$b", "x}y", "back\\slash", 'quo"te', "${1:not a tabstop}", "中文🚀"])

@@ -1,7 +1,7 @@
 """The fast path of ref checking (`AnnotationRules.valid_ref`, the flag `valid_refs` of core/fastpaths.py)
 agrees with the careful path.
 
-`valid_ref` restates RULES.md for the common case: a well-formed ref that resolves, with good
+`valid_ref` restates docs/rules.md for the common case: a well-formed ref that resolves, with good
 metadata and nothing to warn about. When it declines (returns None), the careful path in
 `AnnotationRules.ref` runs. The two must agree on every ref shape: the fast path may decline a ref
 the careful path would accept cleanly, but it must never accept a ref the careful path would

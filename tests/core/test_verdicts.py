@@ -1,11 +1,13 @@
-"""Verdicts and coverage as RULES.md defines them, and their place in --json and the summary."""
+"""Verdicts and coverage as docs/rules.md defines them, and their place in --json and the summary."""
 
 import json
 
 import pytest
 
-from sourcecheck.cli.main import Checked, main, report_json
+from sourcecheck.cli.main import main
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.formats.json import report_json
+from sourcecheck.inputs import Checked
 from tests.support.helpers import claim, session, source
 
 ARTICLE = "The report says the outcome was positive.\nThe the the end.\nSecond line."
@@ -145,7 +147,7 @@ def test_fail_on_fails_the_check_on_the_verdicts_it_names(capsys, tmp_path):
     assert main(["--fail-on", "contested", "--json", str(path)]) == 0
     capsys.readouterr()
     assert main(["--fail-on", "refuted", "--json", str(path)]) == 1
-    assert json.loads(capsys.readouterr().out)["exit_code"] == 1  # the process's, as RULES.md says
+    assert json.loads(capsys.readouterr().out)["exit_code"] == 1  # the process's, as docs/rules.md says
     assert main(["--fail-on", "nonsense", str(path)]) == 2
 
 

@@ -91,6 +91,17 @@ async def test_the_problems_of_sessions_not_open_are_published(tmp_path, profile
         (found,) = (await until(published))[-1:]
         assert [d.code for d in found.diagnostics] == ["boundary-not-found"]
 
+        # Opened, its problems are the editor's: the file's are taken back, shown once (VS Code
+        # shows pushed and pulled diagnostics side by side: the problem twice, one stale).
+        editor.open(uri, (tmp_path / "b.sourcecheck.json").read_text())
+
+        async def taken_back():
+            last = [p for p in editor.client.published if p.uri == uri and p.version is None][-1]
+            return not last.diagnostics
+
+        await until(taken_back)
+        assert [d.code for d in await editor.diagnostics(uri)] == ["boundary-not-found"]
+
 
 @pytest.mark.parametrize("profile", PROFILES)
 async def test_the_article_shows_verdicts_and_citing_claims_and_follows_an_edit(tmp_path, profile):

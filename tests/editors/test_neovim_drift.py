@@ -1,9 +1,10 @@
 """Source files changing on disk (drift): Neovim 0.11 on Linux announces no dynamic
-registration for watched files, so the server cannot ask to hear of notes.txt or article.md;
-the plugin tells it (workspace/didChangeWatchedFiles) when such a file inside the client's
-root folder is written in Neovim, or found changed or gone by :checktime, unless the server
-has a watcher of Neovim's for it. Checked against a stand-in server over stdio that records
-every notification it receives."""
+registration for watched files, so the server cannot ask to hear of notes.rst; the plugin
+tells it (workspace/didChangeWatchedFiles) when such a file inside the client's root folder
+is written in Neovim, or found changed or gone by :checktime, unless the server has a watcher
+of Neovim's for it or the file is open in a buffer the client has (article.md: Markdown and
+text beside a session are attached, their text reaches the server as it changes). Checked
+against a stand-in server over stdio that records every notification it receives."""
 
 import json
 import os
@@ -73,7 +74,7 @@ def run(tmp_path: Path, watch: str | None = None) -> tuple[dict, list[dict], Pat
     folder = tmp_path / "work"
     folder.mkdir()
     (folder / "session.sourcecheck.json").write_text('{"documents": [], "annotations": []}\n')
-    (folder / "notes.txt").write_text("Some notes.\n")
+    (folder / "notes.rst").write_text("Some notes.\n")
     (folder / "article.md").write_text("# An article\n")
     outside = tmp_path / "elsewhere" / "outside.txt"
     outside.parent.mkdir()
@@ -115,27 +116,41 @@ def changes(received: list[dict]) -> list[tuple[str, int]]:
     ]
 
 
+def synced_text(received: list[dict], uri: str) -> list[str]:
+    """The texts of ``uri`` the client sent as it opened and changed it."""
+    texts = []
+    for message in received:
+        params = message.get("params") or {}
+        if message.get("method") == "textDocument/didOpen" and params["textDocument"]["uri"] == uri:
+            texts.append(params["textDocument"]["text"])
+        elif message.get("method") == "textDocument/didChange" and params["textDocument"]["uri"] == uri:
+            texts += [change["text"] for change in params["contentChanges"]]
+    return texts
+
+
 def test_neovim_0_11_announces_no_watched_files_registration_so_the_plugin_tells_of_writes(tmp_path):
     seen, received, folder = run(tmp_path)
     initialize = next(m for m in received if m.get("method") == "initialize")
     # What the tested Neovim announces on Linux: the server cannot register a watcher.
     assert initialize["params"]["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"] is False
-    uri = {name: (folder / name).as_uri() for name in ("notes.txt", "new.txt", "article.md")}
+    uri = {name: (folder / name).as_uri() for name in ("notes.rst", "new.rst", "article.md")}
     assert changes(received) == [
-        (uri["notes.txt"], 2),  # written
-        (uri["new.txt"], 1),  # written, and new
-        (uri["article.md"], 2),  # written
-        (uri["article.md"], 2),  # changed by another program, found by :checktime
-        (uri["notes.txt"], 3),  # deleted, found by :checktime
+        (uri["notes.rst"], 2),  # written
+        (uri["new.rst"], 1),  # written, and new
+        (uri["notes.rst"], 2),  # changed by another program, found by :checktime
+        (uri["notes.rst"], 3),  # deleted, found by :checktime
     ], seen["steps"]
-    # Not the file outside the root folder, nor the session (open: its text is synced).
+    assert seen["article_attached"]
+    # Not the file outside the root folder, nor the session, nor article.md: open in buffers
+    # the client has, their text is synced, the change on disk too once :checktime reads it.
+    assert any("Changed by another program." in text for text in synced_text(received, uri["article.md"])), seen
 
 
 def test_no_second_notification_for_a_file_the_server_has_a_watcher_for(tmp_path):
-    seen, received, folder = run(tmp_path, watch="**/*.txt")
+    seen, received, folder = run(tmp_path, watch="**/new.rst")
     told = changes(received)
-    # article.md matches no watcher: the plugin tells of its write and its change on disk.
-    assert told.count(((folder / "article.md").as_uri(), 2)) == 2, told
-    # notes.txt and new.txt: Neovim's watcher tells (once, when it sees it), the plugin does not.
-    for name, change in (("notes.txt", 2), ("new.txt", 1), ("notes.txt", 3)):
-        assert told.count(((folder / name).as_uri(), change)) <= 1, told
+    # notes.rst matches no watcher: the plugin tells of its write, its change on disk, its deletion.
+    notes = (folder / "notes.rst").as_uri()
+    assert [change for change in told if change[0] == notes] == [(notes, 2), (notes, 2), (notes, 3)], told
+    # new.rst: Neovim's watcher tells (once, when it sees it), the plugin does not.
+    assert told.count(((folder / "new.rst").as_uri(), 1)) <= 1, told

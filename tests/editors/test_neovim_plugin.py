@@ -79,7 +79,9 @@ def test_the_plugin_starts_the_server_itself_on_0_11(tmp_path):
 
 
 def test_no_autostart_leaves_starting_the_server_to_the_user_as_the_readme_says(tmp_path):
-    seen = run(tmp_path / "off", with_server(), wait_ms=2000, enable="0", before="vim.g.sourcecheck_no_autostart = true")
+    seen = run(
+        tmp_path / "off", with_server(), wait_ms=2000, enable="0", before="vim.g.sourcecheck_no_autostart = true"
+    )
     assert seen["diagnostics"] == []
     seen = run(tmp_path / "own", with_server(), before="vim.g.sourcecheck_no_autostart = true")  # its own enable
     assert [(d["code"], d["lnum"]) for d in seen["diagnostics"]] == [("boundary-ambiguous", 17)]

@@ -71,7 +71,7 @@ def decoded(raw):
 
 
 def offset_in(content, place):
-    """A content offset from RULES.md's span coordinates (1-based line, 0-based column)."""
+    """A content offset from docs/rules.md's span coordinates (1-based line, 0-based column)."""
     return sum(len(line) + 1 for line in content.split("\n")[: place["line"] - 1]) + place["column"]
 
 
@@ -225,8 +225,10 @@ def test_an_uncited_passage_is_listed_from_its_first_line_holding_uncited_words(
 def test_a_passage_of_punctuation_alone_is_listed_as_it_is():
     text = "Claim one.\n--\nClaim two."
     value = session(
-        [{"claim": claim(start=(1, "Claim"), end=(1, "one")), "sources": [source()]},
-         {"claim": claim(start=(3, "Claim"), end=(3, "two.")), "sources": [source()]}],
+        [
+            {"claim": claim(start=(1, "Claim"), end=(1, "one")), "sources": [source()]},
+            {"claim": claim(start=(3, "Claim"), end=(3, "two.")), "sources": [source()]},
+        ],
         [{"path": "article", "content": text}, {"path": "report", "content": session()["documents"][1]["content"]}],
     )
     view = view_of(session_text(value))

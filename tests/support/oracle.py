@@ -1,7 +1,7 @@
-"""A second, deliberately plain reading of RULES.md, to judge the real checker against.
+"""A second, deliberately plain reading of docs/rules.md, to judge the real checker against.
 
 It shares no code with ``sourcecheck``: ``json.loads`` for reading, a straight walk for
-the rules, ``str.find`` for occurrences. It answers only what RULES.md fixes for
+the rules, ``str.find`` for occurrences. It answers only what docs/rules.md fixes for
 ``--json`` apart from positions: codes, severities, pointers, refs and the exit code.
 """
 
@@ -282,7 +282,7 @@ def judge(text: str) -> dict[str, Any]:
 
 
 def review(text: str) -> dict[str, Any] | None:
-    """RULES.md's verdicts and coverage, read plainly: for every valid ref its path and span,
+    """docs/rules.md's verdicts and coverage, read plainly: for every valid ref its path and span,
     one verdict per item of ``annotations``, the uncited runs of every cited document.
     None when the text is not JSON."""
 

@@ -31,24 +31,16 @@ from collections.abc import Callable, Sequence
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.display import EscapingParser, visible
+from ..core.display import EscapingParser, plural, visible
 from ..core.explain import coverage_of, uncited_title
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Document, Ref
+from ..inputs import Refused, load_session, read_source, shown_name
 from . import adding, importing, report
 from .citing import find_document, make_ref, read_text_argument
-from .files import (
-    Refused,
-    load_session,
-    read_source,
-    refuse_output,
-    shown_name,
-    size_mb,
-    use_colour,
-    write_atomically,
-)
+from .files import refuse_output, size_mb, use_colour, write_atomically
 from .syncing import run_sync
-from .wording import dump_json, plural, quoted
+from .wording import dump_json, quoted
 
 COMMANDS = ("new", "add", "ref", "show", "sync", "report", "import", "export")
 

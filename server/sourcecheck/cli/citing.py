@@ -6,11 +6,12 @@ from __future__ import annotations
 import sys
 
 from ..core.analysis import Analysis
+from ..core.display import plural
 from ..core.nearmiss import tolerant
 from ..core.refs import Boundaries, Uncitable, cite, find_text, nearest_line, resolves_to
 from ..core.session import Document
-from .files import Refused, decode, read_input, shown_name
-from .wording import lines_list, plural, quoted
+from ..inputs import Refused, decode, read_input, shown_name
+from .wording import lines_list, quoted
 
 
 def find_document(analysis: Analysis, name: str, path: str) -> Document:

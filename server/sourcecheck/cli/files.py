@@ -1,11 +1,5 @@
-"""The command line's one layer between files and the core: reading sessions and documents
-(and an input to check: :func:`check_file`, never raising for bad input), deciding on
-colour, and writing files so that nothing is lost.
-
-Reading (see ``disk.py``): bounded by what is read, regular files only, UTF-8; a session
-for a command that writes or reads documents (new, ref, show, sync, report) must also be
-JSON (the check itself reports broken JSON as findings). Every refusal is one line,
-``NAME: reason``, the name shown safely.
+"""The command line's files: writing them so that nothing is lost, deciding on colour, the
+size limit as an option (reading is ``inputs.py``'s, below the API and the command).
 
 Writing (:func:`write_atomically`): through a temporary file beside the target, flushed to
 disk, then renamed over it, so that no reader and no crash ever sees half a file; a symlink
@@ -23,234 +17,16 @@ import errno
 import os
 import re
 import signal
-import sys
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from types import FrameType
-from typing import Any, BinaryIO
+from typing import Any
 
 import sourcecheck.disk as disk  # the module alone: the package imports this one (api.py)
 
-from ..core.analysis import Analysis
-from ..core.display import title_quote, visible
-from ..core.positions import Encoding
-from ..core.session import pointer
-from ..core.verdicts import Verdict
-from .wording import plural
-
-
-class Refused(Exception):
-    """A request that cannot be done: the one line to print, and the exit code."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
-def shown_name(name: str) -> str:
-    """A file name as printed: ``<stdin>`` for ``-``, control and bidi characters escaped."""
-    return "<stdin>" if name == "-" else visible(name)
-
-
-# --- reading -------------------------------------------------------------------------
-
-
-def read_input(name: str, limit_mb: int = disk.MAX_SIZE_MB, stdin: BinaryIO | None = None) -> bytes:
-    """The bytes of the file ``name`` (``-``: standard input), at most ``limit_mb`` MB."""
-    if name == "-":
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        limit = limit_mb * 1_000_000
-        try:
-            data = stream.read(limit + 1)
-        except MemoryError:
-            raise Refused("<stdin>: is too large to be read into memory") from None
-        if len(data) > limit:
-            raise Refused(f"<stdin>: is more than the limit of {limit_mb} MB; raise it with --max-size-mb")
-        return data
-    try:
-        return disk.read_bytes(name, limit_mb)
-    except disk.ReadRefused as refusal:
-        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
-
-
-def decode(name: str, data: bytes, advice: str) -> str:
-    """UTF-8 text, or a refusal that names the bad byte, its offset and its line."""
-    try:
-        return disk.decode(data, advice)
-    except disk.ReadRefused as refusal:
-        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class FailingClaim:
-    """A claim whose verdict ``--fail-on`` names: where its annotation's claim is in the
-    session file, what it says, and why it fails."""
-
-    pointer: str
-    why: str  # "refuted", "supported only weakly"
-    named: str  # the --fail-on word that names it ("refuted", "weak")
-    text: str | None  # the claim's text (None: it does not resolve)
-    extent: tuple[int, int]  # in the session file's text
-    verdict: Verdict
-
-    @property
-    def message(self) -> str:
-        """``claim "Memory use falls …" is refuted (--fail-on refuted): 1 source refutes it
-        (strongest 0.9), none supports it``."""
-        v = self.verdict
-        named = (
-            f"claim {title_quote(self.text, 60, ends=True)}"
-            if self.text is not None
-            else f"the claim at {self.pointer}"
-        )
-        said = f"{named} is {self.why} (--fail-on {self.named})"
-        if v.verdict == "unresolved":
-            return said + ": its claim does not resolve (the errors on it say why)"
-        if v.verdict == "unverified":
-            return said + ": no source counts (none resolves with a valid polarity and confidence)"
-        sides = []
-        for count, strength, verb in (
-            (v.supports, v.support_strength, "supports"),
-            (v.refutes, v.refute_strength, "refutes"),
-        ):
-            if count:
-                sides.append(f"{plural(count, 'source')} {verb[:-1] if count > 1 else verb} it (strongest {strength})")
-            else:
-                sides.append(f"none {verb} it")
-        return said + ": " + ", ".join(sides)
-
-
-@dataclass
-class Checked:
-    """One input: its name and either its analysis or why it could not be read."""
-
-    name: str
-    analysis: Analysis | None = None
-    unreadable: str | None = None
-    warning: str | None = None  # readable, but not as JSON should be written (BOM, empty)
-    fail_on: frozenset[str] = frozenset()  # verdicts that fail the check (--fail-on)
-
-    @property
-    def exit_code(self) -> int:
-        if self.analysis is None:
-            return 2
-        worst = self.analysis.exit_code
-        return max(worst, 1) if self.failing_verdicts() else worst
-
-    def failing_claims(self) -> list[FailingClaim]:
-        """The claims whose verdict ``--fail-on`` names, in file order, each once."""
-        if self.analysis is None or not self.fail_on:
-            return []
-        analysis, found = self.analysis, []
-        for verdict in analysis.summary.verdicts:
-            if verdict.verdict in self.fail_on:
-                why, named = verdict.verdict, verdict.verdict
-            elif "weak" in self.fail_on and verdict.weak:
-                why, named = f"{verdict.verdict} only weakly", "weak"
-            else:
-                continue
-            annotation = analysis.annotations_by_path.get(verdict.path)
-            claim = annotation.claim if annotation is not None else None
-            node = analysis.node(verdict.path + ("claim",)) or analysis.node(verdict.path)
-            extent = (node.start, node.start) if node is not None else (0, 0)
-            text = claim.text if claim is not None else None
-            found.append(FailingClaim(pointer(verdict.path), why, named, text, extent, verdict))
-        return found
-
-    def failing_verdicts(self) -> str:
-        """The claims whose verdict ``--fail-on`` names, counted (empty: none)."""
-        if self.analysis is None or not self.fail_on:
-            return ""
-        summary = self.analysis.summary
-        counted = [(summary.count(v), v) for v in sorted(self.fail_on - {"weak"})]
-        if "weak" in self.fail_on:
-            counted.append((sum(1 for v in summary.verdicts if v.weak), "weak"))
-        return ", ".join(f"{n} {verdict}" for n, verdict in counted if n)
-
-
-def check_file(name: str, max_size_mb: int = disk.MAX_SIZE_MB) -> Checked:
-    """Read and check one file (``-``: standard input); never raises for bad input."""
-    try:
-        data = read_input(name, max_size_mb)
-    except Refused as refusal:
-        return Checked(shown_name(name), unreadable=refusal.message.partition(": ")[2])
-    return check_bytes(name, data)
-
-
-def check_bytes(name: str, data: bytes) -> Checked:
-    """Check the bytes of one input (``-`` is standard input)."""
-    shown = shown_name(name)
-    try:
-        text = disk.decode(data, "save it as UTF-8")
-    except disk.ReadRefused as refusal:
-        return Checked(shown, unreadable=refusal.reason)
-    return check_text(shown, text)
-
-
-def check_text(name: str, text: str) -> Checked:
-    """Check the text of one input named ``name`` (as shown), with what is wrong in it as
-    text (a byte order mark, nothing at all)."""
-    warning = None
-    if text.startswith("\ufeff"):
-        warning = "starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
-    elif not text.strip(" \t\r\n"):
-        warning = "is empty; a session is a JSON object with documents and annotations"
-    return Checked(name, Analysis(text), warning=warning)
-
-
-def read_source(name: str, limit_mb: int = disk.MAX_SIZE_MB) -> tuple[str, str | None]:
-    """A file to be a document: its content (LF line breaks) and what normalizing it changed."""
-    try:
-        read = disk.read_document(name, limit_mb)
-    except disk.ReadRefused as refusal:
-        raise Refused(f"{shown_name(name)}: {refusal.reason}") from None
-    return read.content, read.note
-
-
-@dataclass(frozen=True)
-class SessionFile:
-    """A session read from a file: its name, the bytes read (to tell later whether the file
-    changed meanwhile) and its analysis."""
-
-    name: str
-    data: bytes
-    analysis: Analysis
-
-    @property
-    def shown(self) -> str:
-        return shown_name(self.name)
-
-    @property
-    def folder(self) -> str:
-        """The folder its documents' paths start from: the one the session is named in."""
-        return os.path.dirname(os.path.abspath(self.name))
-
-
-def load_session(name: str, limit_mb: int = disk.MAX_SIZE_MB, *, require_shape: bool = False) -> SessionFile:
-    """A session for a command that works on one: refused when it cannot be read, is not
-    UTF-8, starts with a byte order mark, is not JSON (or, with ``require_shape``, has not
-    the shape of a session). Its other findings are for the check to report."""
-    data = read_input(name, limit_mb)
-    shown = shown_name(name)
-    text = decode(name, data, "a session is UTF-8 JSON")
-    if text.startswith("\ufeff"):
-        raise Refused(
-            f"{shown}: starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"
-        )
-    analysis = Analysis(text)
-    broken = [finding for finding in analysis.findings if finding.code == "invalid-json"]
-    if broken:
-        span = analysis.finding_span(broken[0], Encoding.UTF32)
-        raise Refused(
-            f"{shown}:{span.start.line + 1}:{span.start.character + 1}: not valid JSON: "
-            f"{visible(broken[0].message)}; fix it first (`sourcecheck {shown}` lists every finding)"
-        )
-    if require_shape and not analysis.is_session:
-        raise Refused(f"{shown}: is not a SourceCheck session (no `documents` and `annotations`)")
-    return SessionFile(name, data, analysis)
+from ..core.display import visible
+from ..inputs import Refused
 
 
 def size_mb(text: str) -> int:
@@ -405,8 +181,8 @@ def _changed_meanwhile(name: str) -> Refused:
     )
 
 
-def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
-    """Write ``text`` (UTF-8) to ``name`` so that no reader and no crash sees half of it
+def write_atomically(name: str, text: str | bytes, expect: bytes | None = None) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``name`` so that no reader and no crash sees half of it
     (see the module's docstring). A file replaced keeps its mode and owner; a new one gets
     the usual mode (0666 less the umask); a read-only one is refused. With ``expect``,
     refuses (and writes nothing) when the file no longer holds exactly those bytes: the new
@@ -431,8 +207,8 @@ def write_atomically(name: str, text: str, expect: bytes | None = None) -> None:
             raise Refused(f"{visible(name)}: cannot write there ({error.strerror or error})") from None
         _pending.add(temporary)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
+            with os.fdopen(handle, "wb") as out:
+                out.write(text.encode("utf-8") if isinstance(text, str) else text)
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, mode)
@@ -502,20 +278,9 @@ def refuse_output(output: str, inputs: Iterable[tuple[str, str]], force: bool, o
 
 
 __all__ = [
-    "Checked",
-    "Refused",
-    "SessionFile",
-    "check_bytes",
-    "check_file",
-    "check_text",
-    "decode",
-    "load_session",
-    "read_input",
-    "read_source",
     "refuse_output",
     "remove_leftovers",
     "same_file",
-    "shown_name",
     "size_mb",
     "use_colour",
     "write_atomically",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .. import workspace
 from ..core.display import visible
-from .files import Refused
+from ..inputs import Refused
 
 
 @dataclass

@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import disk, interchange, workspace
-from ..core.display import visible
+from ..core.display import plural, visible
 from ..core.queries import DEFAULT_CONFIDENCE
+from ..inputs import Refused, decode, load_session, read_input, read_source, shown_name
 from ..interchange.model import Given, ImportReport, said
 from ..interchange.w3c import Unexportable
-from .files import Refused, decode, load_session, read_input, read_source, refuse_output, shown_name, write_atomically
-from .wording import dump_json, plural
+from .files import refuse_output, write_atomically
+from .wording import dump_json
 
 
 def session_path(given: str) -> str:

@@ -5,7 +5,7 @@
     sourcecheck --format github    workflow annotations; --format sarif: SARIF 2.1.0
     cat FILE | sourcecheck         standard input (also ``-``)
     sourcecheck FILE.jsonl         JSON Lines, one session per line (``--jsonl``: any input;
-                                   with --json, one object per line: cli/jsonl.py)
+                                   with --json, one object per line: inputs.py)
     sourcecheck new|add|ref|show|sync|report
                                    writing and reviewing sessions (cli/authoring.py); a first
                                    argument naming one is a file to check when such a file exists
@@ -13,8 +13,9 @@
 Exit 0 when every ref resolves and nothing is an error, 1 when a ref fails, 2 for a
 schema error or unreadable input; with several files, the worst of them. Many inputs are
 checked in worker processes when that pays (cli/jobs.py); ``--json`` is the object the
-Python API's builder makes (``api.report_json``), written by orjson where it writes what
-``json`` would (core/jsontext.py).
+Python API's report is made of (``formats/json.py``), written by orjson where it writes
+what ``json`` would (core/jsontext.py). Every format is a row of one table
+(``formats/__init__.py``).
 """
 
 from __future__ import annotations
@@ -27,154 +28,40 @@ import os
 import stat
 import sys
 import sysconfig
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO
 
-from .. import __version__, disk
-from ..api import report_json as report_json  # the builder of --json, where it always was
-from ..api import report_payload, too_large
-from ..core import jsontext
-from ..core.analysis import Analysis
+from .. import disk
 from ..core.display import EscapingParser, visible
 from ..core.positions import Encoding
-from ..core.session import Finding, Severity
-from . import authoring, fixing, folders
-from .ci_formats import (
-    github_failing,
-    github_lines,
-    github_summary,
-    github_unreadable,
-    sarif_failing,
-    sarif_log,
-    sarif_notifications,
-    sarif_results,
+from ..formats import FORMATS, NAMES, Options, Output, Rendered
+from ..inputs import (
+    Checked,
+    Refused,
+    check_bytes,
+    check_file,
+    is_jsonl,
+    open_lines,
+    read_input,
+    read_lines,
+    session_of,
+    shown_name,
+    too_large,
 )
-from .files import Checked, Refused, check_bytes, check_file, read_input, shown_name, size_mb, use_colour
+from ..version import __version__
+from . import authoring, fixing, folders
+from .files import size_mb, use_colour
 from .jobs import WorkerDied, batched, cores, in_order
-from .jsonl import is_jsonl, open_lines, read_lines, session_of
-
-# --- human ------------------------------------------------------------------------
-
-
-class Style:
-    """ANSI colours, or none."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
-
-    def severity(self, severity: Severity) -> str:
-        return self(severity.value, {"error": "1;31", "warning": "1;33", "hint": "1;36"}[severity.value])
-
-
-SNIPPET_WIDTH = 100
-
-
-def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
-    """The line of the file under the finding, with the value underlined (``first_line``:
-    the file's line the text starts on, for a line of JSON Lines)."""
-    if finding.code == "invalid-json" and not analysis.text.strip():
-        return []
-    span = analysis.finding_span(finding, Encoding.UTF32)
-    line_text = analysis.lines.line_text(span.start.line)
-    start = span.start.character
-    end = span.end.character if span.end.line == span.start.line else len(line_text)
-    end = max(end, start + 1)
-    # Keep a window around the value on very long lines (a document's content, say).
-    left = max(0, min(start - 20, len(line_text) - SNIPPET_WIDTH)) if len(line_text) > SNIPPET_WIDTH else 0
-    shown = line_text[left : left + SNIPPET_WIDTH]
-    prefix = "…" if left else ""
-    suffix = "…" if left + SNIPPET_WIDTH < len(line_text) else ""
-    before = visible(shown[: start - left])
-    marked = visible(shown[start - left : end - left]) or " "
-    number = str(span.start.line + first_line)
-    gutter = " " * len(number)
-    return [
-        f"  {style(number, '2')} | {prefix}{before}{marked}{visible(shown[end - left :])}{suffix}",
-        f"  {gutter} | {' ' * (len(prefix) + len(before))}{style('^' * len(marked), '1;35')}",
-    ]
-
-
-def summary(checked: Checked) -> str:
-    analysis = checked.analysis
-    assert analysis is not None
-    refs = analysis.session.refs
-    resolved = sum(1 for ref in refs if ref.valid)
-    counts = {severity: 0 for severity in Severity}
-    for finding in analysis.findings:
-        counts[finding.severity] += 1
-    parts = [f"{n} {severity.value}{'s' if n != 1 else ''}" for severity, n in counts.items() if n]
-    tail = "; " + ", ".join(parts) if parts else "; no findings"
-    return f"{len(refs)} ref{'s' if len(refs) != 1 else ''}: {resolved} resolved, {len(refs) - resolved} failed{tail}"
-
-
-def report_human(checked: Checked, style: Style, out: TextIO, file: str | None = None, first_line: int = 1) -> None:
-    """Findings as ``FILE:LINE:COL`` lines with the line underlined, then the summary. A
-    session of JSON Lines is checked as a text of its own named ``FILE:LINE`` (its
-    ``checked.name``); ``file`` and ``first_line`` place its findings in the file."""
-    if checked.analysis is None:
-        return
-    analysis = checked.analysis
-    file = checked.name if file is None else file
-    for finding in analysis.findings:
-        span = analysis.finding_span(finding, Encoding.UTF32)
-        where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
-        out.write(
-            f"{style(where, '1')}: {style.severity(finding.severity)}[{finding.code}] {visible(finding.message)}\n"
-        )
-        for line in snippet(analysis, finding, style, first_line):
-            out.write(line + "\n")
-    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[analysis.exit_code]
-    out.write(f"{style(checked.name, '1')}: {verdict}: {summary(checked)}\n")
-    if analysis.summary.verdicts:
-        out.write(f"{style(checked.name, '1')}: {visible(analysis.summary.line())}\n")
-        failing = checked.failing_verdicts()
-        if failing:
-            out.write(f"{style(checked.name, '1')}: {style('failed', '1;31')}: {failing} (--fail-on)\n")
-            for claim in checked.failing_claims():
-                span = analysis.span(*claim.extent, Encoding.UTF32)
-                where = f"{file}:{span.start.line + first_line}:{span.start.character + 1}"
-                out.write(f"  {style(where, '1')}: {visible(claim.message)}\n")
-
 
 # --- main -------------------------------------------------------------------------
 
-FORMATS = ("human", "json", "github", "sarif")
 FAIL_ON = frozenset({"unresolved", "unverified", "refuted", "contested", "weak"})
 
 
 MAX_SIZE_MB = disk.MAX_SIZE_MB
-
-
-@dataclass
-class Rendered:
-    """One input's report in the chosen format, made where it was checked (maybe a worker)."""
-
-    exit_code: int
-    text: str = ""  # human or github lines
-    data: bytes = b""  # --json: the object as it is written (UTF-8), indented or on one line
-    payload: Any = None  # SARIF results and notifications
-    note: str | None = None  # the one line for stderr
-    line: int | None = None  # a session of JSON Lines: its line
-    end: str | None = None  # no report: the JSON Lines file so named has no more lines
-
-
-@dataclass(frozen=True)
-class Options:
-    """How to check and report (the command line's options)."""
-
-    fmt: str = "human"
-    colour: bool = False
-    max_size_mb: int = MAX_SIZE_MB
-    fail_on: frozenset[str] = frozenset()
-    several: bool = False  # more than one input: each JSON object says its "file"
-    lines_out: bool = False  # --json writes JSON Lines (an input is JSON Lines)
-    fail_on_of: Mapping[str, frozenset[str]] = field(default_factory=dict)  # by file, from its configuration
 
 
 def render(name: str, data: bytes | None, options: Options) -> Rendered:
@@ -192,45 +79,26 @@ def render_line(file: str, line: int, data: bytes | None, size: int, options: Op
 
 
 def rendered(
-    checked: Checked, options: Options, file: str, line: int | None = None, extra: dict[str, Any] | None = None
+    checked: Checked,
+    options: Options,
+    file: str,
+    line: int | None = None,
+    extra: dict[str, Any] | None = None,
+    least: int = 0,
 ) -> Rendered:
     """A checked input in the chosen format; ``file`` names it (the file a session of JSON
-    Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with."""
+    Lines is on, at ``line``); ``extra``: keys the ``--json`` object ends with; ``least``:
+    the exit code is at least this (a fix that could not be written)."""
     if _keeping == os.getpid():
         _kept[:] = [checked]  # see console()
     checked.fail_on = options.fail_on_of.get(file, options.fail_on)
-    fmt, colour = options.fmt, options.colour
     note = (
         f"sourcecheck: {checked.name}: {checked.unreadable or checked.warning}"
         if (checked.unreadable or checked.warning)
         else None
     )
-    result = Rendered(checked.exit_code, note=note, line=line)
-    if fmt == "json":
-        payload, plain = report_payload(checked, line)
-        if options.several:
-            payload = {"file": file, **payload}
-        if extra:
-            payload.update(extra)  # (no float in it)
-        result.data = jsontext.dumps(payload, indent=not options.lines_out, floats_plain=plain)
-    elif fmt == "sarif":
-        result.payload = (
-            sarif_results(file, checked.analysis, checked.unreadable, line) + sarif_failing(file, checked, line),
-            sarif_notifications(file, checked.analysis, line),
-        )
-    elif fmt == "github":
-        lines = (
-            github_lines(file, checked.analysis, line)
-            + github_failing(file, checked, line)
-            + github_summary(file, checked.analysis, line)
-            if checked.analysis
-            else [github_unreadable(file, checked.unreadable or "", line)]
-        )
-        result.text = "".join(line + "\n" for line in lines)
-    else:
-        out = io.StringIO()
-        report_human(checked, Style(colour), out, file, line or 1)
-        result.text = out.getvalue()
+    result = Rendered(max(checked.exit_code, least), note=note, line=line, file=file)
+    FORMATS[options.fmt].render(checked, options, result, extra)
     return result
 
 
@@ -401,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=NAMES,
         default=None,
         help="human (default), json, github (workflow annotations) or sarif (SARIF 2.1.0)",
     )
@@ -439,6 +307,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="",
         help="also exit 1 when a claim has one of these verdicts, comma-separated: "
         "unresolved, unverified, refuted, contested, weak (supported or refuted only below 0.3)",
+    )
+    parser.add_argument(
+        "--position-encoding",
+        choices=[encoding.value for encoding in Encoding],
+        default=Encoding.UTF16.value,
+        help="how --json counts the columns of every range and edit: utf-16 (default, as LSP and docs/rules.md), "
+        "utf-8 (bytes) or utf-32 (code points, as Python's str); the object says it in position_encoding",
     )
     parser.add_argument(
         "--fix",
@@ -565,19 +440,12 @@ def run(argv: list[str] | None = None) -> int:
         args.max_size_mb,
         fail_on,
         several=len(files) > 1,
-        lines_out=fmt == "json" and lines,
+        lines_out=FORMATS[fmt].per_line and lines,
         fail_on_of={} if args.fail_on else paths.fail_on,  # --fail-on wins over each file's configuration
+        encoding=Encoding(args.position_encoding),
     )
     if args.fix or args.diff or args.unsafe_fixes:
-        if lines:
-            sys.stderr.write("sourcecheck: --fix works on session files, not on JSON Lines\n")
-            return 2
-        try:
-            outcomes = fixing.run(files, args.unsafe_fixes, args.diff, args.max_size_mb)
-        except Refused as refusal:
-            sys.stderr.write(f"sourcecheck: {refusal.message}\n")
-            return refusal.code
-        return write(fixed_results(files, outcomes, args.diff, options), options)
+        return fix_and_report(args, files, options)
     inputs = Inputs(files, args.jsonl, options)
     parallel = jobs > 1 if explicit else None  # --jobs N: N processes; by default, when it pays
     results = in_order(batched(inputs), partial(render_batch, options), jobs, parallel, inputs.remaining)
@@ -595,48 +463,72 @@ def run(argv: list[str] | None = None) -> int:
         return 2
 
 
-def fixed_results(
-    files: list[str], outcomes: dict[str, fixing.Outcome], diff: bool, options: Options
-) -> list[Rendered]:
-    """The reports after ``--fix``: of the files as written, or as they would be (``--diff``,
-    and standard input, which is never written); with ``--json``, each says what was fixed."""
-    found = []
-    for name in files:
-        outcome = outcomes.get(name)
-        if (diff or name == "-") and outcome is not None and outcome.text is not None:
-            checked = check_bytes(name, outcome.text.encode("utf-8"))
+def fix_and_report(args: argparse.Namespace, files: list[str], options: Options) -> int:
+    """``--fix``: each input fixed on its own (cli/fixing.py), then what is left reported, on
+    stderr when standard input's fixed text is on stdout. ``--diff``: the diffs alone on
+    stdout, what would be fixed on stderr, and ruff's exit code (1: it would change
+    something)."""
+    if args.diff and (args.json or args.format not in (None, "human")):
+        sys.stderr.write(
+            "sourcecheck: --diff prints a unified diff, not a report; for the fixes as data use --json alone "
+            '(each finding\'s "fix"), or --fix --json to apply them and report what is left\n'
+        )
+        return 2
+    jsonl = args.jsonl
+
+    def lines(name: str) -> bool:
+        return jsonl or (name != "-" and is_jsonl(name))
+
+    outcomes = fixing.run(files, lines, args.unsafe_fixes, args.diff, args.max_size_mb)
+    if args.diff:
+        return fixing.exit_code(outcomes)
+    results = fixed_results(outcomes, options)
+    if "-" not in files:
+        return write(results, options)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout holds the fixed text
+        return write(results, replace(options, colour=use_colour(args.color, sys.stderr)))
+
+
+def fixed_results(outcomes: list[fixing.Outcome], options: Options) -> Iterator[Rendered]:
+    """The reports after ``--fix``, of the inputs as they are now; with ``--json``, each
+    says what was fixed, and, where the file could not be written, why (exit 2)."""
+    limit = options.max_size_mb * 1_000_000
+    for outcome in outcomes:
+        name, data, refused = outcome.name, outcome.after, outcome.refused
+        extra: dict[str, Any] = {"fixed": outcome.applied_on(None)}
+        least = 0
+        if refused is not None and data is not None:  # read, not written
+            extra["write_error"] = refused.message
+            least = refused.code
+        if data is None:
+            why = refused.message.partition(": ")[2] if refused is not None else ""
+            yield rendered(Checked(shown_name(name), unreadable=why), options, shown_name(name), extra=extra)
+        elif not outcome.lines:
+            yield rendered(check_bytes(name, data), options, shown_name(name), extra=extra, least=least)
         else:
-            checked = check_file(name, options.max_size_mb)
-        applied = outcome.applied if outcome is not None else ()
-        fixed = {"fixed": [{"code": c, "pointer": p, "message": t} for c, p, t in applied]}
-        found.append(rendered(checked, options, checked.name, extra=fixed))
-    return found
+            shown = shown_name(name)
+            for number, line in enumerate(fixing.split_lines(data), 1):
+                session = session_of(line)
+                if session is None:
+                    continue
+                where = f"{shown}:{number}"
+                checked = too_large(where, len(line), options.max_size_mb) if len(session) > limit else None
+                checked = checked or check_bytes(where, session)
+                extra["fixed"] = outcome.applied_on(number)
+                yield rendered(checked, options, shown, number, extra=dict(extra), least=least)
+            yield Rendered(0, end=shown)
 
 
 def write(results: Iterable[Rendered], options: Options) -> int:
-    """Write the reports as they come, in the chosen format; the worst exit code. The JSON
-    forms are written as bytes (UTF-8) where stdout has them."""
-    fmt = options.fmt
-    binary = getattr(sys.stdout, "buffer", None) if fmt in ("json", "sarif") else None
-    if binary is not None:
-        sys.stdout.flush()
-
-    def emit(data: bytes) -> None:
-        if binary is not None:
-            binary.write(data)
-        else:
-            sys.stdout.write(data.decode("utf-8"))
-
+    """Write the reports as they come, in the chosen format (the table's writer); the worst
+    exit code."""
+    chosen = FORMATS[options.fmt]
+    writer = chosen.writer(options, Output(sys.stdout, chosen.binary))
     worst = 0
-    objects: list[bytes] = []
-    results_sarif: list[Any] = []
-    notifications: list[Any] = []
     sessions = [0, 0, 0]  # the sessions of a JSON Lines file so far, by exit code
-    style = Style(options.colour)
     for result in results:
         if result.end is not None:
-            if fmt == "human":
-                sys.stdout.write(sessions_line(result.end, sessions, style))
+            writer.end_of_lines(result.end, sessions)
             sessions = [0, 0, 0]
             continue
         if result.note:
@@ -644,37 +536,10 @@ def write(results: Iterable[Rendered], options: Options) -> int:
         worst = max(worst, result.exit_code)
         if result.line is not None:
             sessions[result.exit_code] += 1
-        if fmt == "json":
-            if options.lines_out:
-                emit(result.data + b"\n")
-            else:
-                objects.append(result.data)
-        elif fmt == "sarif":
-            results_sarif.extend(result.payload[0])
-            notifications.extend(result.payload[1])
-        else:
-            sys.stdout.write(result.text)
-    if fmt == "json" and not options.lines_out:
-        if not options.several:
-            emit(objects[0] + b"\n")
-        else:  # as json.dumps(..., indent=2) writes {"exit_code": worst, "files": [each object]}
-            each = b",\n    ".join(jsontext.nested(data, 2) for data in objects)
-            emit(b'{\n  "exit_code": %d,\n  "files": [\n    %s\n  ]\n}\n' % (worst, each))
-    elif fmt == "sarif":
-        emit(jsontext.dumps(sarif_log(results_sarif, notifications)) + b"\n")
+        writer.add(result)
+    writer.finish(worst)
     sys.stdout.flush()
     return worst
-
-
-def sessions_line(file: str, sessions: list[int], style: Style) -> str:
-    """The last line for a JSON Lines file: how many sessions were ok, failed, invalid."""
-    total = sum(sessions)
-    worst = 2 if sessions[2] else 1 if sessions[1] else 0
-    verdict = {0: style("ok", "1;32"), 1: style("failed", "1;31"), 2: style("invalid", "1;31")}[worst]
-    if not total:
-        return f"{style(file, '1')}: {verdict}: no sessions (no line that is not blank)\n"
-    counts = f"{sessions[0]} ok, {sessions[1]} failed, {sessions[2]} invalid"
-    return f"{style(file, '1')}: {verdict}: {total} session{'s' if total != 1 else ''} (JSON Lines): {counts}\n"
 
 
 if __name__ == "__main__":

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from .. import disk
 from ..core.analysis import Analysis
 from ..core.display import EscapingParser, visible
+from ..inputs import Refused, load_session
 from ..review import render
-from .files import Refused, load_session, refuse_output, write_atomically
+from .files import refuse_output, write_atomically
 
 
 def default_output(session: str) -> str:

@@ -14,12 +14,12 @@ from .. import disk
 from ..core import resync
 from ..core.accept import Accepted, Synced, claim_text, synced, with_verdicts
 from ..core.analysis import Analysis
-from ..core.display import json_visible, visible
+from ..core.display import json_visible, plural, visible
 from ..core.driftsaid import claim_said, lines_of, named, outcome_said, quote, ref_said, refs_phrase, unread_phrase
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import Ref, pointer
-from .files import Refused, SessionFile, load_session, write_atomically
-from .wording import plural
+from ..inputs import Refused, SessionFile, load_session
+from .files import write_atomically
 
 
 def cited_paths(analysis: Analysis) -> list[str]:

@@ -19,10 +19,6 @@ def in_quotes(text: str, width: int = 60) -> str:
     return visible(json.dumps(shorten(text, width), ensure_ascii=False))
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
 def lines_list(lines: list[int]) -> str:
     counts: dict[int, int] = {}
     for line in lines:

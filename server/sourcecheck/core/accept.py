@@ -29,9 +29,6 @@ from .jsonnodes import JArray
 from .resync import DocumentDrift, Drift, RefDrift, TextPlace
 from .session import Path, Ref
 
-TextEdit = Edit
-"""Replace ``[start, end)`` of the session's text with a string (``edits.Edit``)."""
-
 Action = Literal["re-anchored", "source removed", "annotation removed"]
 
 
@@ -51,11 +48,11 @@ class Accepted:
 class Synced:
     """The session's text after a sync: the edits, and what accepting did to changed refs."""
 
-    edits: tuple[TextEdit, ...]
+    edits: tuple[Edit, ...]
     outcomes: tuple[Accepted, ...]
 
     def text(self, before: str) -> str:
-        return applied(before, list(self.edits))
+        return apply(before, self.edits)
 
 
 def claim_text(ref: Ref) -> str | None:
@@ -73,11 +70,11 @@ def outcome_of(drift: RefDrift) -> Action:
     return "re-anchored"
 
 
-def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[TextEdit]:
+def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[Edit]:
     """The edits that give ``ref`` the coordinates of its anchor (only the values that change)."""
     anchor = anchor_of.anchor
     assert anchor is not None and ref.start is not None and ref.end is not None
-    found: list[TextEdit] = []
+    found: list[Edit] = []
     for side, boundary, line, text in (
         ("start", ref.start, anchor.start_line, anchor.start_str),
         ("end", ref.end, anchor.end_line, anchor.end_str),
@@ -91,7 +88,7 @@ def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[TextE
     return found
 
 
-def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> list[TextEdit]:
+def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> list[Edit]:
     """Delete the items ``indices`` of the array at ``array_path`` with the commas between
     them (non-overlapping edits; every item gone leaves ``[]``)."""
     array = analysis.node(array_path)
@@ -108,7 +105,7 @@ def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> li
     ]
 
 
-def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[TextEdit], set[Path]]:
+def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[Edit], set[Path]]:
     """The edits removing deleted sources and annotations whose claim was deleted, and the
     paths of the items removed."""
     annotations = {int(o.annotation[1]) for o in outcomes if o.action == "annotation removed"}
@@ -125,7 +122,7 @@ def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[TextEd
     return edits, gone
 
 
-def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) -> list[TextEdit]:
+def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) -> list[Edit]:
     """The replacements that bring one document up to date: its ``content``, and the
     coordinates of each ref carried over (with ``accept``, each edited ref too). Removals are
     :func:`synced`'s (they may span several documents' refs)."""
@@ -133,7 +130,7 @@ def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) ->
     node = analysis.content_node(document.document)
     if content is None or node is None:
         return []
-    found: list[TextEdit] = [Edit(node.start, node.end, encode_string(content))]
+    found: list[Edit] = [Edit(node.start, node.end, encode_string(content))]
     for ref in document.refs:
         if ref.anchor is None or not ref.moves or ref.state == "deleted" or (ref.changed and not accept):
             continue
@@ -157,7 +154,7 @@ def synced(drift: Drift, accept: bool | frozenset[str] = False) -> Synced:
     return Synced(tuple(sorted(kept + removals)), tuple(outcomes))
 
 
-def _inside_any(analysis: Analysis, edit: TextEdit, gone: set[Path]) -> bool:
+def _inside_any(analysis: Analysis, edit: Edit, gone: set[Path]) -> bool:
     """Whether an edit lies in an item being removed (found by its place in the text)."""
     for path in gone:
         node = analysis.node(path)
@@ -185,7 +182,7 @@ def with_verdicts(before: Analysis, result: Synced, after: Analysis) -> Synced:
     )
 
 
-def ref_removal(analysis: Analysis, ref: Ref) -> list[TextEdit]:
+def ref_removal(analysis: Analysis, ref: Ref) -> list[Edit]:
     """Remove a source from its annotation (a claim: its annotation), whatever the rest of its
     document's drift: a removed ref cites nothing, in the old content or the new."""
     path = ref.json_path
@@ -194,7 +191,7 @@ def ref_removal(analysis: Analysis, ref: Ref) -> list[TextEdit]:
     return removed_items(analysis, ("annotations",), {int(path[1])})
 
 
-def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: TextPlace) -> list[TextEdit] | None:
+def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: TextPlace) -> list[Edit] | None:
     """Bring the document up to date with ``ref`` citing its text at ``place`` (a copy, or one
     of the places it moved to); None when another ref of the document changed too (that one
     is judged first) or no boundary is unique there."""
@@ -204,16 +201,9 @@ def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: 
     return sorted(document_edits(analysis, document, accept=False) + coordinates(analysis, ref.ref, chosen))
 
 
-def applied(text: str, replacements: list[TextEdit]) -> str:
-    """``text`` with non-overlapping replacements made (``edits.apply``)."""
-    return apply(text, replacements)
-
-
 __all__ = [
     "Accepted",
     "Synced",
-    "TextEdit",
-    "applied",
     "cited_at",
     "claim_text",
     "document_edits",

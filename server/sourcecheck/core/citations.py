@@ -35,7 +35,7 @@ class Other:
 
 
 @dataclass(frozen=True, slots=True)
-class Citation:
+class CitedSpan:
     """One ref of one session into the file, where it stands in the file's text now."""
 
     session: str  # the session's name (its URI, for the server)
@@ -80,7 +80,7 @@ def _others(ref: Ref) -> tuple[Other, ...]:
 
 def cited_in(
     session: str, analysis: Analysis, path: str, text: str, alignments: Alignments | None = None
-) -> tuple[list[Citation], Drift | None]:
+) -> tuple[list[CitedSpan], Drift | None]:
     """The refs of ``analysis`` (the session ``session``) into its document ``path``, where
     they stand in ``text`` (the file as it is now), and what the change from the session's
     text did (the plan of a sync to it; None: ``text`` is the session's)."""
@@ -91,7 +91,7 @@ def cited_in(
     refs = [ref for ref in analysis.session.refs if ref.doc_path == path and ref.document is document]
     if document.content == text:
         found = [
-            Citation(
+            CitedSpan(
                 session,
                 ref,
                 "source" if ref.is_source else "claim",
@@ -117,7 +117,7 @@ def cited_in(
         if carried.was is None or carried.state in ("unread", "unresolved"):
             continue
         found.append(
-            Citation(
+            CitedSpan(
                 session,
                 ref,
                 "source" if ref.is_source else "claim",
@@ -134,17 +134,17 @@ def cited_in(
     return found, drift
 
 
-def at(cited: Iterable[Citation], offset: int) -> list[Citation]:
+def at(cited: Iterable[CitedSpan], offset: int) -> list[CitedSpan]:
     """The citations whose span holds ``offset`` (its end included: the cursor after a word)."""
     return [c for c in cited if c.span is not None and c.span[0] <= offset <= c.span[1]]
 
 
-def claims_citing(cited: Iterable[Citation], span: tuple[int, int]) -> list[Citation]:
+def claims_citing(cited: Iterable[CitedSpan], span: tuple[int, int]) -> list[CitedSpan]:
     """The sources citing exactly ``span``: a passage's citing claims, one per source."""
     return [c for c in cited if c.role == "source" and c.span == span]
 
 
-def verdict_said(cited: Citation) -> str:
+def verdict_said(cited: CitedSpan) -> str:
     """A claim's verdict for its hint: ``supported · 2 sources``, ``refuted``, ``unverified``."""
     counted = [o for o in cited.others if o.role == "source" and o.text is not None and o.confidence is not None]
     if cited.verdict in ("unverified", "unresolved") or not counted:
@@ -152,4 +152,4 @@ def verdict_said(cited: Citation) -> str:
     return f"{cited.verdict} · {len(counted)} source{'s' if len(counted) != 1 else ''}"
 
 
-__all__ = ["Citation", "Other", "at", "cited_in", "claims_citing", "verdict_said"]
+__all__ = ["CitedSpan", "Other", "at", "cited_in", "claims_citing", "verdict_said"]

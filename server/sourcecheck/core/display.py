@@ -105,3 +105,9 @@ def json_visible(text: str) -> str:
     same JSON value, safe to show in a terminal (in JSON such a character can only be inside a
     string, where an escape means the character itself)."""
     return _HIDDEN_ANYWHERE.sub(json_escape, text)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """A count and its noun, for a person: ``1 ref``, ``4 refs``, ``1,200 annotations``,
+    ``2 analyses`` (``words``: the plural where it is not ``word`` + s)."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from .accept import Accepted
-from .display import both_ends, shorten, visible
+from .display import both_ends, plural, shorten, visible
 from .resync import DocumentDrift, RefDrift, Unreadable
 
 DOCUMENT_CHANGED = "source-changed"
@@ -33,10 +33,6 @@ def quote(text: str | None, width: int = QUOTE_WIDTH) -> str:
     if text is None:
         return "nothing"
     return visible(json.dumps(both_ends(text, width), ensure_ascii=False))
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def lines_of(first: int, last: int) -> str:

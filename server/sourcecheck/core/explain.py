@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis import Analysis
-from .display import visible
+from .display import plural, visible
 from .session import Boundary, Document, Path, Ref
 from .unsupported import said
 from .verdicts import Coverage, Verdict, percent, valid_polarity
@@ -228,11 +228,6 @@ def describe_document(analysis: Analysis, doc_path: str) -> Text:
 
 
 # --- annotations and documents -------------------------------------------------------
-
-
-def plural(count: int, word: str) -> str:
-    """``1 ref``, ``4 refs``."""
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def verdict_title(verdict: Verdict) -> str:

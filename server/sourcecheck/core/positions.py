@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
     from .text import Text
@@ -34,10 +34,20 @@ class Encoding(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A 0-based line and a column in some :class:`Encoding`."""
+    """A 0-based line and a column in some :class:`Encoding` (the API's and ``--json``'s
+    positions: UTF-16 code units unless told)."""
 
     line: int
     character: int
+
+    def to_json(self) -> dict[str, int]:
+        """``{"line": L, "character": C}``."""
+        return {"line": self.line, "character": self.character}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Position:
+        """The position ``to_json`` writes as ``value``."""
+        return cls(value["line"], value["character"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +267,9 @@ class LineTable:
         return marks
 
     def _units_from_line_start(self, line_start: int, offset: int, encoding: Encoding) -> int:
-        if offset - line_start <= CHECKPOINT or encoding is Encoding.UTF32:
+        if encoding is Encoding.UTF32:  # code points: counted without copying the line
+            return offset - line_start
+        if offset - line_start <= CHECKPOINT:
             return units(self.text[line_start:offset], encoding)
         marks = self._marks(line_start, encoding)
         index = min((offset - line_start) // CHECKPOINT, len(marks) - 1)

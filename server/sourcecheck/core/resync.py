@@ -148,6 +148,8 @@ def _same_edges(old: str, start: int, end: int, new: str, begin: int, finish: in
 
 
 _WORD = re.compile(r"\w+")
+_WORD_CHARACTER = re.compile(r"\w")
+_SENTENCE_END = re.compile(r"[.!?;:]+\s+")
 
 
 def _surviving_share(alignment: Alignment, old: str, start: int, end: int) -> float:
@@ -208,6 +210,12 @@ def aligned_text(alignment: Alignment, old: str, new: str, start: int, end: int)
         begin += 1
     while finish > begin and new[finish - 1].isspace():
         finish -= 1
+    # starting with a word where it did: the end of the sentence before it, which the diff
+    # may take for the end of one deleted from the ref (". Each entry is"), is left out
+    if _WORD_CHARACTER.match(old, start):
+        ending = _SENTENCE_END.match(new, begin, finish)
+        if ending is not None:
+            begin = ending.end()
     return (begin, finish) if begin < finish else None
 
 

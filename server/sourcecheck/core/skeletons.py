@@ -72,7 +72,7 @@ class Slot:
 
 
 @dataclass(frozen=True, slots=True)
-class Point:
+class RefTarget:
     """Where a new ref points unless the writer says otherwise."""
 
     path: str
@@ -89,33 +89,33 @@ def first_word(line: str) -> str | None:
     return text if text is not None and occurrences(line, text)[1] == 1 else None
 
 
-def point_in(document: Document | None, line: int | None = None) -> Point:
+def point_in(document: Document | None, line: int | None = None) -> RefTarget:
     """A point in ``document``: on ``line`` if given, else on its first line with a word."""
     if document is None:
-        return Point("", 1, "")
+        return RefTarget("", 1, "")
     lines = document.lines
     if line is not None and 1 <= line <= len(lines):
-        return Point(document.path, line, first_word(lines[line - 1]) or "")
+        return RefTarget(document.path, line, first_word(lines[line - 1]) or "")
     for number in range(1, min(len(lines), SCAN_LINES) + 1):
         word = first_word(lines[number - 1])
         if word is not None:
-            return Point(document.path, number, word)
-    return Point(document.path, 1, "")
+            return RefTarget(document.path, number, word)
+    return RefTarget(document.path, 1, "")
 
 
-def boundary(point: Point) -> dict[str, Any]:
+def boundary(point: RefTarget) -> dict[str, Any]:
     return {"line": Slot(point.line), "str": Slot(point.text)}
 
 
-def ref(point: Point) -> dict[str, Any]:
+def ref(point: RefTarget) -> dict[str, Any]:
     return {"path": Slot(point.path), "start": boundary(point), "end": boundary(point)}
 
 
-def source(point: Point) -> dict[str, Any]:
+def source(point: RefTarget) -> dict[str, Any]:
     return {**ref(point), "polarity": Slot("supports"), "confidence": Slot(CONFIDENCE)}
 
 
-def annotation(claim: Point, evidence: Point) -> dict[str, Any]:
+def annotation(claim: RefTarget, evidence: RefTarget) -> dict[str, Any]:
     return {"claim": ref(claim), "sources": [source(evidence)]}
 
 
@@ -242,26 +242,26 @@ def _written(value: Any, path: Path) -> Any:
     return value
 
 
-def claim_point(analysis: Analysis) -> Point:
+def claim_point(analysis: Analysis) -> RefTarget:
     """Where a new claim points: the first document."""
     documents = analysis.session.documents
     return point_in(documents[0] if documents else None)
 
 
-def evidence_point(analysis: Analysis, claim_path: Any) -> Point:
+def evidence_point(analysis: Analysis, claim_path: Any) -> RefTarget:
     """Where a new source points: the first document that is not the claim's."""
     documents = analysis.session.documents
     others = [d for d in documents if d.path != claim_path] or documents
     return point_in(others[0] if others else None)
 
 
-def source_point(analysis: Analysis, annotation_path: Path) -> Point:
+def source_point(analysis: Analysis, annotation_path: Path) -> RefTarget:
     """Where a new source of the annotation at ``annotation_path`` points."""
     claim = _written(analysis.value, annotation_path + ("claim", "path"))
     return evidence_point(analysis, claim if isinstance(claim, str) else claim_point(analysis).path)
 
 
-def ref_point(analysis: Analysis, path: Path) -> Point:
+def ref_point(analysis: Analysis, path: Path) -> RefTarget:
     """Where the ref or boundary at ``path`` points: its document and line as written, else
     where a new one would."""
     boundary_path = path if object_kind(path) == "boundary" else None

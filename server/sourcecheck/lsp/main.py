@@ -14,8 +14,8 @@ import sys
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__
 from ..core.display import EscapingParser
+from ..version import __version__
 from .runtime import configure_process
 from .server import build_server
 from .stdio import serve

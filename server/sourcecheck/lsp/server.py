@@ -25,10 +25,10 @@ from typing import Any, BinaryIO
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__
 from ..core.analysis import Analysis, Cancelled
 from ..core.positions import LineTable
 from ..core.text import Text
+from ..version import __version__
 from .app import VIEW_SCHEME, Client, Feature, Handler, RequestRefused, Shown, View, parse_view_uri
 from .features import (
     actions,
@@ -108,6 +108,7 @@ class SourceCheckServer(LanguageServer):
     def opened(self, params: types.DidOpenTextDocumentParams) -> None:
         COLLECTOR.touch()
         document = self.documents.open(params.text_document)
+        self.project.taken(document.uri)
         if not self.client.pull_diagnostics:
             self.spawn(guarded_call("publishing diagnostics", self.publish(document)))
 
@@ -555,6 +556,8 @@ async def pull_diagnostics(
     opened = ls.documents.get(uri)
     if opened is not None:
         ls.disk.wanted(opened)
+        if opened.is_session:  # the workspace knows its newest analysis (and stops pushing its file's)
+            ls.session_changed(opened)
         if opened.disk is not None and opened.disk.reading is not None:  # a file changed: say so once read
             await ls.disk.ready(opened)
         await ls.disk.drift_ready(opened)

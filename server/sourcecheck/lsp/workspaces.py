@@ -22,7 +22,7 @@ from lsprotocol import types
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.citations import Citation, cited_in
+from ..core.citations import CitedSpan, cited_in
 from ..core.display import both_ends, visible
 from ..core.resync import Alignments
 from .app import Client, lsp_range
@@ -135,9 +135,14 @@ class Workspace:
         if path is None:
             return
         self.index.opened(os.path.abspath(path), analysis)
-        if document.uri in self.published:  # its problems are the editor's to show now
-            self.unpublish(document.uri)
-            self.published.discard(document.uri)
+        self.taken(document.uri)
+
+    def taken(self, uri: str) -> None:
+        """A file open in the editor: its problems are the editor's text's to show now, the
+        file's published ones are taken back (a client that pulls would show both)."""
+        if uri in self.published:
+            self.unpublish(uri)
+            self.published.discard(uri)
 
     def closed(self, uri: str) -> None:
         path = fs_path(uri)
@@ -165,7 +170,7 @@ class Workspace:
         known = self._articles.get(document.uri)
         if known is not None and known[0] == key:
             return known[1]
-        cited: list[Citation] = []
+        cited: list[CitedSpan] = []
         sessions: dict[str, CitingSession] = {}
         for session_path, document_path in citing:
             analysis = self.index.analysis(session_path)

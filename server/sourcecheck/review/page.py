@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from ..core.analysis import Analysis
-from ..core.display import json_escape, visible
+from ..core.display import json_escape, plural, visible
 from ..core.explain import lines_said
 from ..core.verdicts import VERDICTS, WEAK, percent
 from .assets import csp, script, style
@@ -54,10 +54,6 @@ def json_for_script(value: Any) -> str:
 def text(value: str) -> str:
     """Untrusted text as HTML text or attribute value: visible, then escaped."""
     return html.escape(visible(value), quote=True)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (words or word + 's')}"
 
 
 def render(analysis: Analysis, name: str, editor: bool = False) -> str:

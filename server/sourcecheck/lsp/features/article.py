@@ -24,7 +24,7 @@ from lsprotocol import types
 
 from ...core.accept import synced
 from ...core.analysis import Analysis
-from ...core.citations import Citation, at, verdict_said
+from ...core.citations import CitedSpan, at, verdict_said
 from ...core.display import both_ends, visible
 from ...core.driftsaid import plural, quote, ref_said
 from ...core.positions import LineTable, Position
@@ -58,7 +58,7 @@ class Article:
     version: int
     text: str
     client: Client
-    cited: tuple[Citation, ...]
+    cited: tuple[CitedSpan, ...]
     sessions: dict[str, CitingSession]  # by session URI
     lines: LineTable = field(init=False)
 
@@ -83,7 +83,7 @@ def inlay_hints(article: Article, params: types.InlayHintParams) -> list[types.I
     """A claim's verdict after its text; ``cited by N claims`` after a cited passage."""
     first, last = article.offset(params.range.start), article.offset(params.range.end)
     found: list[types.InlayHint] = []
-    passages: dict[tuple[int, int], list[Citation]] = {}
+    passages: dict[tuple[int, int], list[CitedSpan]] = {}
     for cited in article.cited:
         if cited.span is None or cited.span[1] < first or cited.span[0] > last:
             continue
@@ -141,7 +141,7 @@ def hover(article: Article, params: types.HoverParams) -> types.Hover | None:
     return types.Hover(contents=out.markup(), range=article.range(start, end))
 
 
-def _document(article: Article, cited: Citation) -> Any:
+def _document(article: Article, cited: CitedSpan) -> Any:
     session = article.sessions[cited.session]
     assert session.drift is not None
     return session.drift.document(session.document)
@@ -183,7 +183,7 @@ def diagnostics(article: Article) -> list[types.Diagnostic]:
     return found
 
 
-def _deleted_at(cited: Citation) -> int:
+def _deleted_at(cited: CitedSpan) -> int:
     return cited.drift.at if cited.drift is not None and cited.drift.at is not None else 0
 
 

@@ -1,13 +1,11 @@
-"""Findings in the forms CI systems read: GitHub workflow commands and SARIF 2.1.0.
-
-Each session with claims also gets its verdicts at a glance (``Summary.line()``): a
-``::notice`` titled "sourcecheck verdicts", and in SARIF a tool execution notification of
-the run's one invocation.
+"""SARIF 2.1.0: one run whose results are the findings (and the claims ``--fail-on`` names),
+each rule saying what its finding means and what to do (from the registry of rules,
+``core/registry.py``); each session with claims gets its verdicts at a glance as a tool
+execution notification of the run's one invocation.
 
 SARIF names files by URI (:func:`artifact_location`): a relative path as a percent-encoded
 relative reference on ``%SRCROOT%`` (the directory sourcecheck ran in), an absolute one as a
-``file://`` URI, standard input as ``stdin``. Each rule says what its finding means and
-what to do (``fullDescription``, ``help``), and links its section of docs/rules.md
+``file://`` URI, standard input as ``stdin``. Each rule links its section of docs/rules.md
 (``helpUri``) only when ``SOURCECHECK_DOCS_URL`` gives that page's absolute URL: the project
 has no public URL of its own to write there."""
 
@@ -20,84 +18,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from .. import __version__
+from ..core import jsontext
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
 from ..core.registry import BY_CODE
 from ..core.session import Severity
-from .files import Checked
+from ..inputs import Checked
+from ..version import __version__
+from .base import Options, Output, Rendered
 
-GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "notice"}
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.HINT: "note"}
-
-
-def _github_data(text: str) -> str:
-    """Text for a workflow command: invisible and reordering characters escaped (visible()),
-    then what the command syntax takes for its own."""
-    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _github_property(text: str) -> str:
-    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_lines(name: str, analysis: Analysis, line: int | None = None) -> list[str]:
-    """``::error file=...,line=...::message`` lines, shown as annotations on pull requests
-    (``line``: the analysis is of the session on that line of a JSON Lines file)."""
-    lines = []
-    first = line or 1
-    for finding in analysis.findings:
-        span = analysis.finding_span(finding, Encoding.UTF16)
-        props = (
-            f"file={_github_property(name)},line={span.start.line + first},col={span.start.character + 1},"
-            f"endLine={span.end.line + first},endColumn={span.end.character + 1},"
-            f"title={_github_property('sourcecheck ' + finding.code)}"
-        )
-        lines.append(f"::{GITHUB_LEVEL[finding.severity]} {props}::{_github_data(finding.message)}")
-    return lines
-
-
-def github_failing(name: str, checked: Checked, line: int | None = None) -> list[str]:
-    """``::error file=...,line=...,title=sourcecheck --fail-on refuted::claim "…" is refuted …``:
-    one annotation per claim whose verdict ``--fail-on`` names, on the claim's line."""
-    if checked.analysis is None:
-        return []
-    found = []
-    for claim in checked.failing_claims():
-        span = checked.analysis.span(*claim.extent, Encoding.UTF16)
-        at = span.start.line + (line or 1)
-        props = (
-            f"file={_github_property(name)},line={at},col={span.start.character + 1},"
-            f"title={_github_property('sourcecheck --fail-on ' + claim.named)}"
-        )
-        found.append(f"::error {props}::{_github_data(claim.message)}")
-    return found
-
-
-VERDICTS_TITLE = "sourcecheck verdicts"
-
-
-def github_summary(name: str, analysis: Analysis, line: int | None = None) -> list[str]:
-    """``::notice file=...,title=sourcecheck verdicts::4 claims: 3 supported, ...`` for a
-    session with claims (none for one without); on its ``line`` of a JSON Lines file."""
-    summary = analysis.summary
-    if not summary.verdicts:
-        return []
-    at = f",line={line}" if line is not None else ""
-    props = f"file={_github_property(name)}{at},title={_github_property(VERDICTS_TITLE)}"
-    return [f"::notice {props}::{_github_data(summary.line())}"]
-
-
-def github_unreadable(name: str, reason: str, line: int | None = None) -> str:
-    """The error of an input that could not be read (a file, or a ``line`` of one)."""
-    if line is None:
-        return f"::error file={_github_property(name)},title=sourcecheck::{_github_data(name + ': ' + reason)}"
-    where = f"{name}:{line}: "
-    return f"::error file={_github_property(name)},line={line},title=sourcecheck::{_github_data(where + reason)}"
-
-
-# --- SARIF
 
 STDIN_NAME = "<stdin>"
 """What the command line names standard input (``-``)."""
@@ -305,3 +236,30 @@ def sarif_log(results: list[dict[str, Any]], notifications: list[dict[str, Any]]
             }
         ],
     }
+
+
+def render(checked: Checked, options: Options, result: Rendered, extra: dict[str, Any] | None) -> None:
+    name, line = result.file, result.line
+    result.payload = (
+        sarif_results(name, checked.analysis, checked.unreadable, line) + sarif_failing(name, checked, line),
+        sarif_notifications(name, checked.analysis, line),
+    )
+
+
+class SarifWriter:
+    """One log of every input's results, written once all are in."""
+
+    def __init__(self, options: Options, out: Output) -> None:
+        self.out = out
+        self.results: list[Any] = []
+        self.notifications: list[Any] = []
+
+    def add(self, result: Rendered) -> None:
+        self.results.extend(result.payload[0])
+        self.notifications.extend(result.payload[1])
+
+    def end_of_lines(self, file: str, sessions: list[int]) -> None:
+        pass
+
+    def finish(self, worst: int) -> None:
+        self.out.data(jsontext.dumps(sarif_log(self.results, self.notifications)) + b"\n")
