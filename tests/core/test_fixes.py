@@ -8,7 +8,8 @@ import pytest
 
 from bench.sessiongen import generate
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.fixes import apply, fix_of, fixed, repairs
+from sourcecheck.core.edits import apply
+from sourcecheck.core.fixes import fix_of, fixed, repairs
 from sourcecheck.core.meant import confidence_meant, polarity_word
 from sourcecheck.core.session import Severity
 from tests.support.helpers import REPORT, claim, crafted, session, source

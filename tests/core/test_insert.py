@@ -45,3 +45,12 @@ def test_items_removed_together_leave_valid_json_and_the_others_in_order(gone):
     text = json.dumps({"documents": [], "annotations": [], "xs": [1, 2, 3]}, indent=2)
     after = apply(text, removed_items(Analysis(text), ("xs",), gone))
     assert json.loads(after)["xs"] == [n for i, n in enumerate([1, 2, 3]) if i not in gone]
+
+
+@pytest.mark.parametrize("annotations", [[], [{"claim": CLAIM, "sources": [SOURCE]}]])
+def test_a_file_with_crlf_line_breaks_gets_crlf_line_breaks(annotations):
+    value = {"documents": [{"path": "a", "content": "x"}], "annotations": annotations}
+    text = json.dumps(value, indent=2).replace("\n", "\r\n")
+    after = inserted(text, new_annotation(Analysis(text), {"claim": CLAIM, "sources": [SOURCE]}))
+    assert json.loads(after)["annotations"][-1] == {"claim": CLAIM, "sources": [SOURCE]}
+    assert after.count("\n") == after.count("\r\n") > text.count("\r\n")  # no lone LF among them

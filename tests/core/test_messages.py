@@ -75,9 +75,15 @@ def test_a_boundary_that_is_unique_a_line_or_two_away_says_on_which_line_it_occu
     )
 
 
-def test_three_lines_away_is_too_far_to_guess_and_the_message_shows_the_named_line():
+def test_a_boundary_three_lines_away_is_found_and_nine_lines_away_is_too_far_to_guess():
     (message,) = messages(one_claim((3, "target"), (6, "here")), "boundary-not-found")
-    assert message.startswith('`"target"` does not occur on line 3 of `article`, which reads `Tabbed\\ttext.`; check')
+    assert message == (
+        '`"target"` does not occur on line 3 of `article`; it occurs once on line 6: write 6 for `start.line`'
+    )
+    far = [{"path": "article", "content": "Tabbed\ttext.\n" + "filler\n" * 8 + "The target is here."}, DOCS[1]]
+    value = session([{"claim": claim("article", (1, "target"), (10, "here")), "sources": [source()]}], far)
+    (message,) = messages(value, "boundary-not-found")
+    assert message.startswith('`"target"` does not occur on line 1 of `article`, which reads `Tabbed\\ttext.`; check')
 
 
 def test_a_boundary_found_nowhere_near_keeps_the_general_advice():

@@ -37,7 +37,7 @@ def compare(text: str) -> None:
 
 
 def report_json_for(text: str) -> dict:
-    from sourcecheck.cli.main import Checked
+    from sourcecheck.inputs import Checked
 
     return report_json(Checked("t", Analysis(text)))
 

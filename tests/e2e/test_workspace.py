@@ -242,3 +242,44 @@ async def test_claims_are_found_across_sessions_and_a_source_passage_lists_every
         )
         where = sorted((Path(r.uri).name if "://" not in r.uri else r.uri.rsplit("/", 1)[1]) for r in references)
         assert where == ["a.sourcecheck.json", "b.sourcecheck.json", "b.sourcecheck.json"]
+
+
+async def test_a_client_that_pulls_the_workspace_s_diagnostics_is_told_each_change_once(tmp_path):
+    """A client that pulls asks for the workspace's problems (workspace/diagnostic: VS Code's
+    language client every two seconds; pytest-lsp's Neovim profile pulls, its VS Code one not):
+    each session not open is reported in full once, then unchanged until its file changes;
+    what was pushed before its first pull is taken back, so nothing shows twice."""
+    folder_of_sessions(tmp_path)
+    async with started(client_capabilities("neovim@v0.11"), tmp_path) as editor:
+        assert editor.capabilities.diagnostic_provider.workspace_diagnostics
+        b = (tmp_path / "b.sourcecheck.json").as_uri()
+
+        async def pull(previous=()):
+            return await editor.client.workspace_diagnostic_async(
+                types.WorkspaceDiagnosticParams(previous_result_ids=list(previous))
+            )
+
+        async def indexed():
+            return [p for p in editor.client.published if p.uri == b and p.diagnostics]
+
+        await until(indexed)  # pushed while no pull had come
+        first = {item.uri: item for item in (await pull()).items}
+        assert [d.code for d in first[b].items] == ["boundary-not-found"]
+        assert not [p for p in editor.client.published if p.uri == b][-1].diagnostics  # taken back
+        ids = [types.PreviousResultId(uri=uri, value=item.result_id) for uri, item in first.items()]
+        again = {item.uri: item for item in (await pull(ids)).items}
+        assert all(isinstance(item, types.WorkspaceUnchangedDocumentDiagnosticReport) for item in again.values())
+
+        fixed = json.loads((tmp_path / "b.sourcecheck.json").read_text())
+        fixed["annotations"].pop()  # the broken claim gone
+        (tmp_path / "b.sourcecheck.json").write_text(session_text(fixed))
+        editor.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=b, type=types.FileChangeType.Changed)])
+        )
+
+        async def told_fixed():
+            report = {item.uri: item for item in (await pull(ids)).items}[b]
+            return isinstance(report, types.WorkspaceFullDocumentDiagnosticReport) and not report.items
+
+        await until(told_fixed)
+        assert not [p for p in editor.client.published if p.uri == b][-1].diagnostics  # never pushed again

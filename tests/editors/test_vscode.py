@@ -398,7 +398,8 @@ ARTICLE_CHECK = Path(__file__).with_name("vscode_article_check.mjs")
 @pytest.mark.editor
 def test_an_article_shows_its_claims_verdicts_and_its_session_follows_an_edit(code_server, tmp_path):
     """The article as the surface, in real VS Code: article.md of a folder with two sessions
-    citing it shows its claims' verdicts (inlay hints) and a refuted claim (information);
+    citing it shows its claims' verdicts (inlay hints) and a refuted claim (information), the
+    Problems panel the broken claim of the session that is not open;
     typing into a claimed sentence is a warning on the spot, and its quick fix makes the
     session cite the edited sentence."""
     from tests.e2e.test_workspace import folder_of_sessions
@@ -418,6 +419,8 @@ def test_an_article_shows_its_claims_verdicts_and_its_session_follows_an_edit(co
     shown = seen["lines"].replace("\xa0", " ")
     assert "supported · 1 source" in shown and "refuted · 1 source" in shown, shown
     assert seen["infos"] >= 1 and seen["warnings"] >= 1
+    # b.sourcecheck.json is not open: its problem is listed all the same, once
+    assert seen["problems"].count("boundary-not-found") == 1, seen["problems"]
     from sourcecheck.core.analysis import Analysis
 
     cited = [ref.text for ref in Analysis(seen["session"]).session.refs]

@@ -12,7 +12,7 @@ const [url, folder, file, editAt, edit, fix, session, shots] = process.argv.slic
 const [editLine, editColumn] = editAt.split(":");
 const wait = Number(process.env.SOURCECHECK_WAIT_MS ?? 90000);
 const { timings, mark } = clock();
-const seen = { lines: "", infos: 0, warnings: 0, actions: [], session: "", error: null, timings };
+const seen = { lines: "", infos: 0, warnings: 0, actions: [], session: "", problems: "", error: null, timings };
 const { page, opened, close } = await openWorkbench(url, folder, file, mark);
 const before = readFileSync(join(folder, session), "utf-8");
 
@@ -32,6 +32,13 @@ try {
   seen.infos = await count(".squiggly-info");
   mark("verdicts");
   await page.screenshot({ path: `${shots}/article.png` });
+
+  // The problems of the sessions not open (workspace/diagnostic): b.sourcecheck.json's broken claim.
+  await command(page, "Problems: Focus on Problems View");
+  await page.waitForFunction(() => (document.querySelector(".markers-panel")?.textContent ?? "").includes("boundary-not-found"), null, { timeout: 30000 });
+  seen.problems = await page.evaluate(() => document.querySelector(".markers-panel")?.innerText ?? "");
+  await page.screenshot({ path: `${shots}/problems.png` });
+  await command(page, "View: Focus Active Editor Group");
 
   await goTo(page, editLine, editColumn);
   await page.keyboard.type(edit);

@@ -110,7 +110,10 @@ def extensions(ref: Ref, side: str) -> list[Extension]:
     lines = document.lines
     line = lines[boundary.line - 1]
     found: list[Extension] = []
+    meant = whole_word_occurrences(line, boundary.str, side, boundary.occurrences)
     for index, column in enumerate(boundary.occurrences):
+        if column not in meant:
+            continue
         if side == "start":
             new = extend_right(line, column, len(boundary.str))
         else:
@@ -122,6 +125,20 @@ def extensions(ref: Ref, side: str) -> list[Extension]:
             continue  # the span would run backward: not an occurrence the author can mean
         found.append(Extension(side, new, column, index + 1, span_text, forward))
     return found
+
+
+def whole_word_occurrences(line: str, text: str, side: str, columns: Sequence[int]) -> set[int]:
+    """The occurrences of a boundary string that start (for ``start``; end, for ``end``) where
+    a word does, as the string does: ``"is"`` at the start of a span is not the end of
+    ``"This"``. All of them when none does (the string was written inside a word on purpose)."""
+    if side == "start":
+        edge = text[:1]
+        keep = {c for c in columns if not (_is_word(edge) and c > 0 and _is_word(line[c - 1]))}
+    else:
+        edge = text[-1:]
+        stop = len(text)
+        keep = {c for c in columns if not (_is_word(edge) and c + stop < len(line) and _is_word(line[c + stop]))}
+    return keep or set(columns)
 
 
 def _span_with(

@@ -6,8 +6,10 @@ One place for the editor's quick fixes, ``sourcecheck --fix`` and the ``fix`` /
 - **safe**: the repaired ref cites what the mistaken one evidently meant: the same characters
   but for quote style, letter case or runs of whitespace, found once on the named line; a
   polarity written in another case or form (``support``); a number written as a string
-  (``"0.9"``, ``"3"``); a path that matches exactly one document but for case or extension;
-  CRLF content normalized; the session shape repaired without dropping anything;
+  (``"0.9"``, ``"3"``); a path that matches exactly one document but for case or a missing or
+  added extension (never another one: ``law.2`` is not ``law.1``); CRLF content normalized (a
+  boundary that ends in ``\\r`` with it); the session shape repaired without dropping or
+  repeating anything;
 - **unsafe**: anything that guesses: a line off by one or two, a trailing period dropped,
   an occurrence chosen, ``95`` read as ``0.95``, a key renamed, an annotation removed.
 
@@ -20,9 +22,8 @@ preferred. Each fix replaces only the values it fixes (or moves or removes whole
 from __future__ import annotations
 
 import difflib
-import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Literal, Protocol
@@ -30,28 +31,21 @@ from typing import Any, Literal, Protocol
 from .analysis import Analysis
 from .brokenstrings import missing_opening_quote, opening_quote_message
 from .display import title_quote, visible
+from .edits import Edit, apply
 from .extend import Extension, extensions, span_resolves
-from .jsonlex import encode_string, escape_lone_surrogates
+from .insert import indent_unit, newline_of, written
+from .jsonlex import encode_string
 from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
-from .messages import misspellings, stem
-from .nearmiss import NearMiss, lines_holding_once
+from .messages import misspellings, reversed_repairs, same_but_case_or_extension, wraps_a_session
 from .occurrences import occurrences
+from .placing import Placement, carried_by, own_fix, placements, state
 from .refs import Boundaries, resolves_to
 from .schema import fields_of
 from .session import Document, Finding, Path, Ref, Side
 
 Applicability = Literal["safe", "unsafe"]
 TITLE_WIDTH = 60
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace the file's text ``[start, end)`` with ``text``."""
-
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +59,6 @@ class Fix:
     @property
     def safe(self) -> bool:
         return self.applicability == "safe"
-
-
-def apply(text: str, edits: Sequence[Edit]) -> str:
-    """The text with non-overlapping edits applied."""
-    pieces, at = [], 0
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        pieces += [text[at : edit.start], edit.text]
-        at = edit.end
-    pieces.append(text[at:])
-    return "".join(pieces)
 
 
 def _quoted(text: str, width: int = TITLE_WIDTH) -> str:
@@ -115,7 +99,8 @@ def _cites(ref: Ref, start: tuple[int, str], end: tuple[int, str]) -> str | None
 
 
 def _cite_note(text: str | None) -> str:
-    return f": cites {_quoted(text)}" if text is not None else ""
+    """``: cites "…"``, with both ends of the text (alternatives differ at their ends)."""
+    return f": cites {title_quote(text, TITLE_WIDTH, ends=True)}" if text is not None else ""
 
 
 def _boundaries(ref: Ref, side: str, line: int, text: str) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -140,7 +125,7 @@ def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
     """One extension per occurrence the author can mean (which one: only they know)."""
     if finding.ref is None:
         return []
-    found = extensions(finding.ref, str(finding.path[-2]))
+    found = extensions(finding.ref, _side_of(finding))
     node = _value(analysis, finding.path)
     return [Fix(extension_title(e), _replace(node, encode_string(e.new_str))) for e in found]
 
@@ -151,121 +136,107 @@ def _side_of(finding: Finding) -> Side:
 
 def not_found(analysis: Analysis, finding: Finding) -> list[Fix]:
     """The text the boundary was meant to be (core/nearmiss.py): on its line, written with
-    other quotes, case or spacing (safe when found once), or without what a model adds; or
-    on a line either side (a line off by one or two). A boundary is moved to another line
-    alone only when the other one resolves, so that what the ref would cite is known; when
-    neither does, the whole ref is moved, both lines by as much (see :func:`shifted_ref`)."""
+    other quotes, case or spacing (safe when found once: its one repair, alone); else the ref
+    repaired as a whole (core/placing.py): this boundary's candidates (its line's text
+    written otherwise, the lines around it) with the other boundary as it resolves, moved
+    with it, or repaired too, wherever the ref then resolves running forward. A fix that
+    repairs both boundaries is carried by the first one's finding only."""
     ref = finding.ref
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
     side = _side_of(finding)
     boundary, other = (ref.start, ref.end) if side == "start" else (ref.end, ref.start)
-    if not other.resolved:
-        # Neither boundary resolves: the strings found as written on lines as far off as each
-        # other say the ref's lines are off (what it would cite is known); else only what
-        # guesses nothing (the same characters but for quotes, case, spacing) is offered.
-        shifted = shifted_ref(analysis, ref)
-        if shifted:
-            return shifted
-    fixes = []
-    for miss in document_near_misses(ref.document, boundary.line, boundary.str, side):
-        if not other.resolved and not miss.safe:
-            continue
-        start, end = _boundaries(ref, side, miss.line, miss.text)
+    evident = own_fix(ref.document, boundary)
+    if evident is not None:
+        start, end = _boundaries(ref, side, evident.line, evident.text)
         cited = _cites(ref, start, end)
-        if other.resolved and cited is None:
-            continue  # it would run backward, or resolve nowhere: not a repair
+        if state(other, ref.document) == "resolved" and cited is None:
+            return []  # it would run backward: not a repair
+        edits = _replace(_value(analysis, ref.boundary_path(boundary) + ("str",)), encode_string(evident.text))
+        title = f"Write {_quoted(evident.text, 40)}, the line's exact text{_cite_note(cited)}"
+        return [Fix(title, edits, "safe")]
+    return placed(analysis, ref, side)
+
+
+def placed(analysis: Analysis, ref: Ref, side: Side) -> list[Fix]:
+    """The fixes of a ref's best placements that the finding on its ``side`` carries."""
+    fixes = []
+    for placement in placements(ref):
+        if carried_by(ref, placement) != side:
+            continue
         edits: tuple[Edit, ...] = ()
-        if miss.text != boundary.str:
-            edits += _replace(_value(analysis, ref.boundary_path(boundary) + ("str",)), encode_string(miss.text))
-        if miss.line != boundary.line:
-            edits += _replace(_value(analysis, ref.boundary_path(boundary) + ("line",)), str(miss.line))
-        if miss.line == boundary.line:
-            title = f"Write {_quoted(miss.text, 40)}, the line's exact text{_cite_note(cited)}"
-        elif miss.text == boundary.str:
-            title = f"Move {side} to line {miss.line}, where {_quoted(miss.text, 30)} is unique{_cite_note(cited)}"
-        else:
-            title = f"Move {side} to line {miss.line} as {_quoted(miss.text, 30)}{_cite_note(cited)}"
-        fixes.append(Fix(title, edits, "safe" if miss.safe else "unsafe"))
-    if not fixes and not other.resolved:
-        fixes = shifted_ref(analysis, ref)
+        for part in placement.moved:
+            boundary = ref.start if part.side == "start" else ref.end
+            assert boundary is not None
+            path = ref.boundary_path(boundary)
+            if part.text != boundary.str:
+                edits += _replace(_value(analysis, path + ("str",)), encode_string(part.text))
+            if part.line != boundary.line:
+                edits += _replace(_value(analysis, path + ("line",)), str(part.line))
+        fixes.append(Fix(placement_title(ref, placement), edits, "safe" if placement.safe else "unsafe"))
     return fixes
 
 
-def shifted_ref(analysis: Analysis, ref: Ref) -> list[Fix]:
-    """A ref whose two lines are off by as much (one or two, up or down): moved whole, where
-    it then resolves (what it would cite is known, so the repair can be judged)."""
-    assert ref.start is not None and ref.end is not None and ref.document is not None
-    fixes = []
-    for delta in (-1, 1, -2, 2):
-        start, end = (ref.start.line + delta, ref.start.str), (ref.end.line + delta, ref.end.str)
-        cited = _cites(ref, start, end)
-        if cited is None:
-            continue
-        edits = (
-            *_replace(_value(analysis, ref.boundary_path(ref.start) + ("line",)), str(start[0])),
-            *_replace(_value(analysis, ref.boundary_path(ref.end) + ("line",)), str(end[0])),
-        )
-        where = f"lines {start[0]}-{end[0]}" if start[0] != end[0] else f"line {start[0]}"
-        fixes.append(
-            Fix(f"Move the ref to {where} ({abs(delta)} {'down' if delta > 0 else 'up'}){_cite_note(cited)}", edits)
-        )
-    return fixes
-
-
-def document_near_misses(document: Document, line: int, needle: str, side: Side) -> list[NearMiss]:
-    """:func:`~.nearmiss.near_misses` of a document's line, kept with the document (the check's
-    message and the fix ask the same)."""
-    return document.near_misses(line, needle, side)
+def placement_title(ref: Ref, placement: Placement) -> str:
+    """What a placement's fix does, each boundary it changes by its new line and string, and
+    the text the ref then cites."""
+    assert ref.start is not None and ref.end is not None
+    note = _cite_note(placement.cited)
+    moved = placement.moved
+    if len(moved) == 2 and all(p.text == b.str for p, b in zip(moved, (ref.start, ref.end), strict=True)):
+        first, last = moved
+        delta = first.line - ref.start.line
+        if last.line - ref.end.line == delta:
+            where = f"lines {first.line}-{last.line}" if first.line != last.line else f"line {first.line}"
+            return f"Move the ref to {where} ({abs(delta)} {'down' if delta > 0 else 'up'}){note}"
+    if len(moved) == 1:
+        part = moved[0]
+        boundary = ref.start if part.side == "start" else ref.end
+        assert boundary is not None
+        if part.line == boundary.line:
+            return f"Write {_quoted(part.text, 40)}, the line's exact text{note}"
+        if part.text == boundary.str:
+            return f"Move {part.side} to line {part.line}, where {_quoted(part.text, 30)} is unique{note}"
+        return f"Move {part.side} to line {part.line} as {_quoted(part.text, 30)}{note}"
+    said, verb = [], "Write"
+    for part in moved:
+        boundary = ref.start if part.side == "start" else ref.end
+        line = f" to line {part.line}" if part.line != boundary.line else ""
+        text = f" as {_quoted(part.text, 30)}" if part.text != boundary.str else ""
+        said.append(f"{part.side}{line}{text}")
+        verb = "Move" if line else verb
+    return f"{verb} {' and '.join(said)}{note}"
 
 
 def line_out_of_range(analysis: Analysis, finding: Finding) -> list[Fix]:
-    """A line number past the document: the lines where ``str`` occurs exactly once, when the
-    other boundary resolves (so that what the ref would cite is known)."""
+    """A line number past the document: the lines where ``str`` occurs exactly once, the ref
+    placed as a whole (see :func:`not_found`)."""
     ref = finding.ref
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
-    side = _side_of(finding)
-    boundary, other = (ref.start, ref.end) if side == "start" else (ref.end, ref.start)
-    if not other.resolved:
-        return shifted_ref(analysis, ref)
-    fixes = []
-    document = ref.document
-    for line in lines_holding_once(document.content, document.line_starts, boundary.str):
-        cited = _cites(ref, *_boundaries(ref, side, line, boundary.str))
-        if cited is None:
-            continue
-        node = _value(analysis, ref.boundary_path(boundary) + ("line",))
-        title = f"Move {side} to line {line}, where {_quoted(boundary.str, 30)} is unique{_cite_note(cited)}"
-        fixes.append(Fix(title, _replace(node, str(line))))
-    return fixes
+    return placed(analysis, ref, _side_of(finding))
 
 
 def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
-    """``start.line`` after ``end.line``: the boundaries swapped whole, or their lines, when
-    that gives a ref that resolves."""
+    """``start.line`` after ``end.line``: each repair :func:`~.messages.reversed_repairs`
+    finds (the boundaries swapped whole, their lines, or one moved to the other's line)."""
     ref = finding.ref
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
-    start, end = ref.start, ref.end
-    nodes = [_value(analysis, ref.boundary_path(b) + (key,)) for b in (start, end) for key in ("line", "str")]
-    if any(node is None for node in nodes):
-        return []
-    start_line, start_str, end_line, end_str = nodes
+    written = ((ref.start.line, ref.start.str), (ref.end.line, ref.end.str))
     fixes = []
-    cited = _cites(ref, (end.line, end.str), (start.line, start.str))
-    if cited is not None:
-        edits = (
-            *_replace(start_line, str(end.line)),
-            *_replace(start_str, encode_string(end.str)),
-            *_replace(end_line, str(start.line)),
-            *_replace(end_str, encode_string(start.str)),
-        )
-        fixes.append(Fix(f"Swap the start and end boundaries{_cite_note(cited)}", edits))
-    cited = _cites(ref, (end.line, start.str), (start.line, end.str))
-    if cited is not None:
-        edits = (*_replace(start_line, str(end.line)), *_replace(end_line, str(start.line)))
-        fixes.append(Fix(f"Swap the start and end lines{_cite_note(cited)}", edits))
+    for said, (start, end) in reversed_repairs(ref, ref.document):
+        edits: tuple[Edit, ...] = ()
+        for boundary, (line, text), (old_line, old_text) in zip(
+            (ref.start, ref.end), (start, end), written, strict=True
+        ):
+            path = ref.boundary_path(boundary)
+            if line != old_line:
+                edits += _replace(_value(analysis, path + ("line",)), str(line))
+            if text != old_text:
+                edits += _replace(_value(analysis, path + ("str",)), encode_string(text))
+        title = said[0].upper() + said[1:].replace(" (their lines and strings)", "").split(" (start on")[0]
+        fixes.append(Fix(f"{title}{_cite_note(_cites(ref, start, end))}", edits))
     return fixes
 
 
@@ -340,23 +311,50 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
                 if shift and target is not None:
                     edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
     kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
-    return [Fix(f"Normalize {kind} line breaks to \\n", tuple(edits), "unsafe" if lone_cr else "safe")]
+    cut = _without_cr(analysis, document) if document is not None and not lone_cr else []
+    title = f"Normalize {kind} line breaks to \\n"
+    if cut:
+        title += f", and the {len(cut)} boundary string{'s' if len(cut) != 1 else ''} ending in \\r without it"
+    edits += cut
+    return [Fix(title, tuple(edits), "unsafe" if lone_cr else "safe")]
+
+
+def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
+    """The boundaries into a document that end in the ``\r`` of a CRLF line break, written
+    without it (the normalized content has none), where what is left is unique on its line."""
+    edits: list[Edit] = []
+    for ref in analysis.refs_into(document):
+        for boundary in (ref.start, ref.end):
+            if boundary is None or not boundary.str.endswith("\r") or "\r" in boundary.str[:-1]:
+                continue
+            if not 1 <= boundary.line <= len(document.lines) or not boundary.str[:-1]:
+                continue
+            line = document.lines[boundary.line - 1]
+            if not line.endswith("\r") or occurrences(line[:-1], boundary.str[:-1])[1] != 1:
+                continue
+            target = _value(analysis, ref.boundary_path(boundary) + ("str",))
+            edits += _replace(target, encode_string(boundary.str[:-1]))
+    return edits
 
 
 def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
     """The document the unknown path meant, under which the ref resolves: one that matches
-    but for case or extension (safe when it is the only one), or one spelled alike (unsafe;
-    for a source, never its claim's own document)."""
+    but for case or a missing or added extension (safe when it is the only one), or one
+    spelled alike, or for a source whose path is like none, the session's only document other
+    than its claim's (unsafe; for a source, never its claim's own document)."""
     ref = finding.ref
     if ref is None or ref.doc_path is None or ref.start is None or ref.end is None:
         return []
     by_path = analysis.session.by_path
     start, end = (ref.start.line, ref.start.str), (ref.end.line, ref.end.str)
-    evident = [p for p in by_path if p.lower() == ref.doc_path.lower() or stem(p) == stem(ref.doc_path)]
+    evident = [p for p in by_path if same_but_case_or_extension(p, ref.doc_path)]
     close = [p for p in difflib.get_close_matches(ref.doc_path, list(by_path), n=3, cutoff=0.6) if p not in evident]
     claim = ref.annotation.claim if ref.is_source else None
     if claim is not None:  # a source is not guessed to be its claim's own document (a self-citation)
         close = [p for p in close if p != claim.doc_path]
+        others = [p for p in by_path if p != claim.doc_path]
+        if not evident and not close and len(others) == 1:
+            close = others  # the session's only other document: where a source can be (a guess)
     node = _value(analysis, finding.path)
     fixes = []
     for path in evident + close:
@@ -445,11 +443,6 @@ def _indent_of(text: str, at: int) -> str:
     return match.group() if match else ""
 
 
-def _indent_unit(text: str) -> str:
-    unit = re.search(r"\n([ \t]+)\S", text)
-    return unit.group(1) if unit else "  "
-
-
 def _reindented(text: str, start: int, end: int, indent: str) -> str:
     """The value at ``[start, end)`` with its lines after the first moved to begin at ``indent``
     where the value's own first line began."""
@@ -478,7 +471,7 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     edits = [Edit(*removal, "")]
     # The items as they are written, each moved to the indentation of the top level's items.
     at = top.value if top is not None and isinstance(top.value, JArray) else inner
-    indent = _indent_of(text, at.start) + _indent_unit(text)
+    indent = _indent_of(text, at.start) + (indent_unit(text) or "  ")
     moved = [_reindented(text, item.start, item.end, indent) for item in nested.items]
     compact = "\n" not in text[root.start : root.end]
     newline = "\r\n" if "\r\n" in text else "\n"
@@ -501,16 +494,36 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     return [Fix(title, tuple(edits), "safe")]
 
 
+def unwrapped(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A session written as the one member of a wrapper (``{"result": {"documents": [...],
+    "annotations": [...]}}``, as an API's response holds it): the wrapper removed, the session
+    moved out as it is written (safe: nothing but the wrapper's key is dropped)."""
+    root = analysis.node(())
+    if not isinstance(root, JObject) or len(root.members) != 1 or len(finding.path) != 1:
+        return []
+    inner = root.members[0].value
+    if not isinstance(inner, JObject) or not wraps_a_session(_plain_value(analysis, finding.path)):
+        return []
+    text = analysis.text
+    written = _reindented(text, inner.start, inner.end, _indent_of(text, root.start))
+    title = f"Move the session out of {_quoted(str(finding.path[0]), 30)} (the wrapper removed, nothing else)"
+    return [Fix(title, (Edit(root.start, root.end, written),), "safe")]
+
+
 def shape_or_rename(analysis: Analysis, finding: Finding) -> list[Fix]:
     if finding.path == ("session", "annotations"):
         return nested_annotations(analysis, finding)
-    return rename_key(analysis, finding)
+    return unwrapped(analysis, finding) or rename_key(analysis, finding)
 
 
 def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
     """A line written as a string of digits (``"3"``: safe) or as a whole float (``3.0``);
     annotations written inside ``session`` with none at the top level."""
     if finding.path == () and analysis.node(("session", "annotations")) is not None:
+        # One fix for one mistake: where `annotations` inside `session` has a finding of its
+        # own, that finding carries the move (applying both would move them twice).
+        if any(f.code == "unknown-field" and f.path == ("session", "annotations") for f in analysis.findings):
+            return []
         return nested_annotations(analysis, finding)
     if finding.path[-1:] != ("line",):
         return []
@@ -538,14 +551,10 @@ def _first_unique_word(document: Document, max_lines: int = 200) -> tuple[int, s
 def _layout(value: Any, text: str, at: int, compact: bool) -> str:
     """``value`` as JSON to write at offset ``at``, laid out as the file around it is."""
     if compact:
-        return escape_lone_surrogates(json.dumps(value, ensure_ascii=False))
+        return written(value, None, "")
     line_start = text.rfind("\n", 0, at) + 1
     here = re.match(r"[ \t]*", text[line_start:at])
-    indent = here.group() if here else ""
-    unit = re.search(r"\n([ \t]+)\S", text)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    written = escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=unit.group(1) if unit else "  "))
-    return (newline + indent).join(written.split("\n"))
+    return written(value, indent_unit(text) or "  ", here.group() if here else "", newline_of(text))
 
 
 def add_source(analysis: Analysis, finding: Finding) -> list[Fix]:
@@ -613,8 +622,8 @@ def opening_quote(analysis: Analysis, finding: Finding) -> list[Fix]:
     text = analysis.text
     if missing_opening_quote(text, start) != end or finding.message != opening_quote_message(text[start : end - 1]):
         return []
-    written = encode_string(text[start : end - 1])
-    return [Fix(f"Add the opening quote: `{visible(written)}`", (Edit(start, end, written),), "safe")]
+    quoted = encode_string(text[start : end - 1])
+    return [Fix(f"Add the opening quote: `{visible(quoted)}`", (Edit(start, end, quoted),), "safe")]
 
 
 Fixer = Callable[[Analysis, Finding], list[Fix]]
@@ -697,19 +706,24 @@ MAX_ROUNDS = 10
 def fixed(text: str, unsafe: bool = False) -> Fixed:
     """``text`` with its fixes applied (the safe ones; with ``unsafe``, the unsafe ones too),
     round after round until none applies: each round applies every fix that overlaps none
-    applied before it in that round, then the text is checked again."""
+    applied before it in that round, then the text is checked again. An unsafe fix is applied
+    only in a round with no safe one: it guesses from the text the safe fixes leave (a ref
+    whose start a safe fix re-cases on the wrong line is then moved whole, not stretched)."""
     applied: list[tuple[str, str, str]] = []
     for _ in range(MAX_ROUNDS):
         analysis = Analysis(text)
+        found = [(finding, fix_of(analysis, finding)[0]) for finding in analysis.findings]
         chosen: list[Edit] = []
-        for finding in analysis.findings:
-            fix, _ = fix_of(analysis, finding)
-            if fix is None or not (fix.safe or unsafe):
-                continue
-            if any(e.start < c.end and c.start < e.end or e.start == c.start for e in fix.edits for c in chosen):
-                continue  # next round
-            chosen.extend(fix.edits)
-            applied.append((finding.code, finding.pointer, fix.title))
+        for safe in (True, False) if unsafe else (True,):
+            for finding, fix in found:
+                if fix is None or fix.safe != safe:
+                    continue
+                if any(e.start < c.end and c.start < e.end or e.start == c.start for e in fix.edits for c in chosen):
+                    continue  # next round
+                chosen.extend(fix.edits)
+                applied.append((finding.code, finding.pointer, fix.title))
+            if chosen:
+                break
         if not chosen:
             break
         text = apply(text, chosen)
@@ -718,10 +732,8 @@ def fixed(text: str, unsafe: bool = False) -> Fixed:
 
 __all__ = [
     "Applicability",
-    "Edit",
     "Fix",
     "Fixed",
-    "apply",
     "confidence_meant",
     "fix_of",
     "fixed",

@@ -41,37 +41,45 @@ def line_indent(text: str | Text, offset: int) -> str | None:
     return before if not before.strip() else None
 
 
-def written(value: Any, unit: str | None, indent: str) -> str:
-    """``value`` as JSON: indented by ``unit`` from ``indent``, or compact."""
+def written(value: Any, unit: str | None, indent: str, newline: str = "\n") -> str:
+    """``value`` as JSON: indented by ``unit`` from ``indent`` (its lines broken by
+    ``newline``), or compact: the one writer of JSON as the file writes it."""
     if unit is None:
         return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
     body = escape_lone_surrogates(json.dumps(value, ensure_ascii=False, indent=unit))
-    return body.replace("\n", "\n" + indent)
+    return body.replace("\n", newline + indent)
+
+
+def newline_of(text: str | Text) -> str:
+    """The file's line break: ``\r\n`` where it has one, else ``\n``."""
+    return "\r\n" if "\r\n" in str(text)[:200_000] else "\n"
 
 
 def into_array(analysis: Analysis, array: JArray, value: Any) -> Insertion:
     """Append ``value`` to ``array``, written as the file is written."""
     text = analysis.source
     unit = indent_unit(text)
+    nl = newline_of(text)
     if array.items:
         last = array.items[-1]
         indent = line_indent(text, array.items[0].start)
         if unit is None or indent is None:  # items side by side on one line
             return Insertion(last.end, last.end, ", " + written(value, None, ""))
-        return Insertion(last.end, last.end, ",\n" + indent + written(value, unit, indent))
+        return Insertion(last.end, last.end, "," + nl + indent + written(value, unit, indent, nl))
     outer = line_indent(text, array.start)
     if outer is None:
         outer = _indent_of_line(text, array.start)
     if unit is None:
         return Insertion(array.start, array.end, "[" + written(value, None, "") + "]")
     indent = outer + unit
-    return Insertion(array.start, array.end, "[\n" + indent + written(value, unit, indent) + "\n" + outer + "]")
+    return Insertion(array.start, array.end, "[" + nl + indent + written(value, unit, indent, nl) + nl + outer + "]")
 
 
 def into_object(analysis: Analysis, target: JObject, key: str, value: Any) -> Insertion:
     """Add the member ``key: value`` at the end of ``target`` (which has no such key)."""
     text = analysis.source
     unit = indent_unit(text)
+    nl = newline_of(text)
     member = json.dumps(key) + ": "
     if target.members:
         last = target.members[-1]
@@ -79,13 +87,13 @@ def into_object(analysis: Analysis, target: JObject, key: str, value: Any) -> In
         indent = line_indent(text, target.members[0].key.start)
         if unit is None or indent is None:
             return Insertion(end, end, ", " + member + written(value, None, ""))
-        return Insertion(end, end, ",\n" + indent + member + written(value, unit, indent))
+        return Insertion(end, end, "," + nl + indent + member + written(value, unit, indent, nl))
     outer = line_indent(text, target.start) or _indent_of_line(text, target.start)
     if unit is None:
         return Insertion(target.start, target.end, "{" + member + written(value, None, "") + "}")
     indent = outer + unit
     return Insertion(
-        target.start, target.end, "{\n" + indent + member + written(value, unit, indent) + "\n" + outer + "}"
+        target.start, target.end, "{" + nl + indent + member + written(value, unit, indent, nl) + nl + outer + "}"
     )
 
 

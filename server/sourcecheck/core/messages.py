@@ -93,7 +93,16 @@ def stem(path: str) -> str:
 
 
 def same_but_case_or_extension(path: str, written: str) -> bool:
-    return path.lower() == written.lower() or stem(path) == stem(written)
+    """Whether ``written`` names the document ``path`` but for letter case or an extension
+    missing or added (``notes`` for ``notes.md``, ``notes.md.md``), never another extension or
+    suffix: ``law.2`` is not ``law.1``, ``spec-v1.1`` is not ``spec-v1.0`` (RULES.md)."""
+    path, written = path.lower(), written.lower()
+    return path == written or stem(path) == written or path == stem(written)
+
+
+def wraps_a_session(value: Any) -> bool:
+    """Whether a value is a session of either shape (a response's ``{"result": {...}}``)."""
+    return isinstance(value, dict) and bool({"documents", "session"} & value.keys())
 
 
 def item_number(path: Path) -> int:
@@ -105,16 +114,39 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+Coordinates = tuple[tuple[int, str], tuple[int, str]]
+
+
+def reversed_repairs(ref: Ref, document: Document) -> list[tuple[str, Coordinates]]:
+    """The repairs of a ref whose start line comes after its end line that give a ref that
+    resolves, each said for a person with its (line, str) boundaries: the boundaries swapped
+    (lines and strings), the line numbers swapped, or one boundary moved to the other's line
+    (a line number written wrong; its string is there too)."""
+    assert ref.start is not None and ref.end is not None
+    start, end = ref.start, ref.end
+    options: list[tuple[str, Coordinates]] = [
+        ("swap the start and end boundaries (their lines and strings)", ((end.line, end.str), (start.line, start.str))),
+        (
+            f"swap the two line numbers (start on line {end.line}, end on line {start.line})",
+            ((end.line, start.str), (start.line, end.str)),
+        ),
+        (f"write {start.line} for `end.line`", ((start.line, start.str), (start.line, end.str))),
+        (f"write {end.line} for `start.line`", ((end.line, start.str), (end.line, end.str))),
+    ]
+    return [(said, where) for said, where in options if span_resolves(document.lines, *where)]
+
+
 def reversed_lines(ref: Ref, document: Document) -> str:
-    """What to say of a ref whose start line comes after its end line: swapping what
-    gives a ref that resolves, if anything does; else where each string is."""
+    """What to say of a ref whose start line comes after its end line: what gives a ref that
+    resolves, if anything does (several: each is a suggested fix); else where each string is."""
     assert ref.start is not None and ref.end is not None
     start, end = ref.start, ref.end
     said = f"`start.line` {start.line} comes after `end.line` {end.line}; a ref runs forward"
-    if span_resolves(document.lines, (end.line, end.str), (start.line, start.str)):
-        return said + ": swap the start and end boundaries (their lines and strings)"
-    if span_resolves(document.lines, (end.line, start.str), (start.line, end.str)):
-        return said + f": swap the two line numbers (start on line {end.line}, end on line {start.line})"
+    repairs = reversed_repairs(ref, document)
+    if len(repairs) == 1:
+        return said + ": " + repairs[0][0]
+    if repairs:
+        return said + ": " + " or ".join(what for what, _ in repairs) + ", as meant (each is a suggested fix)"
     places = []
     for boundary in (start, end):
         holding = lines_holding_once(document.content, document.line_starts, boundary.str)
@@ -162,7 +194,7 @@ def not_found(boundary: Boundary, document: Document, line: str) -> str:
                 for m in misses[:4]
             ]
         )
-        return f"{said}; it may be {options}: write the one meant (each is a suggested fix)"
+        return f"{said}; it may be {options}: write the one meant"
     if "\n" in boundary.str:
         return (
             f"{said}: `str` holds a line break, but a boundary lies on one line; write the part of it on line "

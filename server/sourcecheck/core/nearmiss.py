@@ -6,17 +6,26 @@ otherwise. What is looked for, in this order (the first kind that finds anything
 1. on the named line, the same characters but for quote style (typographic or typed), letter
    case or runs of whitespace (a space for a tab, one for two): the meant text, evidently
    (**safe** to write in its place when it is found once);
-2. on the named line, the string without what models add or drop: a leading or trailing space
-   or period, markdown emphasis, code or link markup (``**bold**``, `` `code` ``,
-   ``[text](url)``), ``...`` for ``…``, a hyphen for a dash (a guess: **unsafe**);
+2. on the named line, the string without what models add or drop or write otherwise: a
+   leading or trailing space or period (a period for the line's ``!`` or ``:``), markdown
+   emphasis, code or link markup (``**bold**``, `` `code` ``, ``[text](url)``), ``...`` for
+   ``…``, other punctuation (a hyphen or a dash for another, ``--`` for ``—``, a hyphen for a
+   space as in ``C extensions`` for ``C-extensions``, a comma dropped or added) (a guess:
+   **unsafe**);
 3. a string that holds a line break, or a line wrapped and joined by a space: the part of it on
    the named line, when the line before or after it holds the rest (unsafe);
-4. on the two lines either side, the string itself, or written as in 1 (a line off by one or
-   two: unsafe).
+4. on the lines around it (:data:`NEARBY` either side), nearest first: the string itself, or
+   written as in 1, or as in 2 (a line off: unsafe).
 
 Each is searched with one regular expression over the original line (the needle made
 tolerant, not the line rewritten), so a match is a span of the line as it is, at the cost of
-one scan; lines longer than :data:`MAX_LINE` are searched for the string itself only.
+one scan; lines longer than :data:`MAX_LINE` are searched for the string itself only. A match
+starts and ends where the string does, on a word boundary (``"is"`` is not the end of
+``"This"``), and takes in the markup it would otherwise start or end inside.
+
+:func:`near_misses` gives the candidates of the first kind that finds any (what a message
+says); :func:`candidates` gives those of every kind, each with how much it guesses
+(:attr:`NearMiss.rank`), for a repair of a whole ref (core/placing.py).
 """
 
 from __future__ import annotations
@@ -25,14 +34,17 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Side = Literal["start", "end"]
 
 MAX_LINE = 100_000
 """Characters of a line above which no near miss is looked for on it (a scan per boundary)."""
-NEARBY = 2
-"""Lines either side of the named one where a boundary is looked for."""
+NEARBY = 8
+"""Lines either side of the named one where a boundary is looked for (nearest first)."""
+SCAN_BUDGET = 200_000
+"""Characters of the lines around the named one searched at most for one boundary."""
 
 QUOTES_SINGLE = "'\u2018\u2019\u201a\u201b\u2032\u2039\u203a`\u00b4"
 QUOTES_DOUBLE = '"\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb'
@@ -49,6 +61,7 @@ class NearMiss:
     text: str  # exactly as the line has it
     safe: bool  # only quote style, case or whitespace differ, on the named line, found once
     why: str  # what differs, for a person
+    rank: int = 0  # how much it guesses: 0 the string itself, 1 quotes, case or spacing, 2 more, 3 a line break
 
 
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
@@ -64,17 +77,39 @@ def _char_pattern(ch: str, loose: bool) -> str:
     return re.escape(ch)
 
 
+_DASH_RUN = f"[{re.escape(DASHES)}]{{1,3}}"
+_LOOSE_SPACE = f"{_MARKUP}(?:,?{_SPACE}|(?:{_SPACE})?{_DASH_RUN}(?:{_SPACE})?){_MARKUP}"
+"""A space as models rewrite it: a comma added before it, a hyphen or a dash for it."""
+
+
+def _loose_piece(piece: str) -> str:
+    """A word of the needle with other punctuation taken for its own: any dash (or ``--``, or a
+    space) for a dash, a comma dropped."""
+    parts = []
+    for run in re.findall(f"[{re.escape(DASHES)}]+|.", piece):
+        if run[0] in DASHES:
+            parts.append(f"(?:{_DASH_RUN}|{_SPACE})")
+        elif run == ",":
+            parts.append(",?")
+        else:
+            parts.append(_char_pattern(run, True))
+    return "".join(parts)
+
+
+@lru_cache(maxsize=1024)
 def _pattern(needle: str, markup: bool) -> re.Pattern[str] | None:
     """A needle as a case-insensitive pattern that takes any quote style and any run of
-    whitespace for one (and, with ``markup``, markdown markup around its words)."""
+    whitespace for one (and, with ``markup``, markdown markup around its words and other
+    punctuation: see :func:`_loose_piece`); compiled once per needle (a boundary's is asked
+    for on every line around it)."""
     parts: list[str] = []
     for piece in re.split(f"({_SPACE})", needle):
         if not piece:
             continue
         if re.fullmatch(_SPACE, piece):
-            parts.append((_MARKUP + _SPACE + _MARKUP) if markup else _SPACE)
+            parts.append(_LOOSE_SPACE if markup else _SPACE)
         else:
-            parts.append("".join(_char_pattern(ch, markup) for ch in piece))
+            parts.append(_loose_piece(piece) if markup else "".join(_char_pattern(ch, False) for ch in piece))
     if not parts:
         return None
     body = "".join(parts)
@@ -156,35 +191,202 @@ def _loosely(written: str, actual: str) -> str:
         said.append("markdown markup")
     if ("…" in actual) != ("…" in written):
         said.append("an ellipsis written as " + ("one character" if "…" in actual else "three dots"))
-    if [ch for ch in actual if ch in DASHES] != [ch for ch in written if ch in DASHES]:
-        said.append("other dashes")
+    dashes_written = re.findall(f"[{re.escape(DASHES)}]+", written)
+    dashes_actual = re.findall(f"[{re.escape(DASHES)}]+", actual)
+    if dashes_actual != dashes_written:
+        shown = " ".join(dict.fromkeys(dashes_actual))
+        said.append(
+            f"a dash ({shown}) where `str` has " + (" ".join(dict.fromkeys(dashes_written)) or "a space")
+            if dashes_actual
+            else "a space where `str` has " + " ".join(dict.fromkeys(dashes_written))
+        )
+    if written.count(",") != actual.count(","):
+        said.append(
+            "a comma where `str` has none" if actual.count(",") > written.count(",") else "no comma where `str` has one"
+        )
     return "the line has " + (" and ".join(said) or "it written otherwise")
 
 
-def _on_line(lines: Sequence[str], number: int, needle: str, markup: bool) -> list[tuple[int, str]]:
-    """(column, text) of the places on line ``number`` that ``needle`` may have meant."""
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _on_word_boundaries(line: str, start: int, end: int, needle: str) -> bool:
+    """Whether ``line[start:end]`` starts and ends where its words do, as ``needle`` does (a
+    needle that starts with a letter is not meant to start inside a word of the line; one that
+    starts with a dash, not at the space before it)."""
+    if start > 0 and _word(needle[:1] or " ") and _word(line[start - 1]) and _word(line[start]):
+        return False
+    if line[start].isspace() != needle[:1].isspace() or line[end - 1].isspace() != needle[-1:].isspace():
+        return False
+    return not (end < len(line) and _word(needle[-1:] or " ") and _word(line[end - 1]) and _word(line[end]))
+
+
+_MARK_RUN = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)|`+|~+")
+
+
+def _runs(text: str, mark: str) -> int:
+    return sum(1 for m in _MARK_RUN.finditer(text) if m.group()[0] == mark)
+
+
+def _with_markup(line: str, start: int, end: int, needle: str) -> tuple[int, int]:
+    """``[start, end)`` widened to take in the markup it would start or end inside where
+    ``needle`` does not: an emphasis or code mark whose twin is just outside it (``**Bold**
+    text``, not ``Bold** text``), a link's ``[`` or its ``](address)``."""
+    text = line[start:end]
+    for mark in "*_`~":
+        if _runs(text, mark) % 2 == _runs(needle, mark) % 2:
+            continue
+        if start > 0 and line[start - 1] == mark:
+            while start > 0 and line[start - 1] == mark:
+                start -= 1
+        elif end < len(line) and line[end] == mark:
+            while end < len(line) and line[end] == mark:
+                end += 1
+    text = line[start:end]
+    if "](" in text and "[" not in text[: text.index("](")] and start > 0 and line[start - 1] == "[":
+        start -= 1 if "](" not in needle else 0
+    text = line[start:end]
+    opened = text.rfind("[")
+    if opened >= 0 and "]" not in text[opened:] and line.startswith("](", end) and "[" not in needle:
+        close = line.find(")", end)
+        if close >= 0:
+            end = close + 1
+    return start, end
+
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=1024)
+def _words(needle: str) -> tuple[str, ...]:
+    return tuple(_WORDS.findall(needle.lower()))
+
+
+def _may_match(line: str, needle: str) -> bool:
+    """Whether every run of letters and digits of ``needle`` is on ``line`` in some case: what
+    any pattern of :func:`_pattern` needs to match (punctuation, quotes, spacing and markup are
+    what it takes otherwise), checked before the pattern is compiled or run."""
+    lowered = line.lower()
+    return all(word in lowered for word in _words(needle))
+
+
+def _on_line(
+    lines: Sequence[str], number: int, needle: str, markup: bool, written: str | None = None
+) -> list[tuple[int, str]]:
+    """(column, text) of the places on line ``number`` that ``needle`` may have meant: those on
+    word boundaries as the needle is, where any is (else those inside words: a string written
+    as a prefix); with ``markup``, with the markup it starts or ends inside where the string
+    as ``written`` does not."""
     if not 1 <= number <= len(lines) or len(lines[number - 1]) > MAX_LINE:
+        return []
+    line = lines[number - 1]
+    if not _may_match(line, needle):
         return []
     pattern = _pattern(needle, markup)
     if pattern is None:
         return []
-    line = lines[number - 1]
-    return [(m.start(), m.group()) for m in _matches(pattern, line) if m.group() != needle]
+    matches = [m.span() for m in _matches(pattern, line)]
+    whole = [(start, end) for start, end in matches if _on_word_boundaries(line, start, end, needle)]
+    found: list[tuple[int, str]] = []
+    for start, end in whole or matches:  # inside words only where nothing is on their boundaries
+        if markup:
+            start, end = _with_markup(line, start, end, needle if written is None else written)
+        if line[start:end] != needle and all(column != start for column, _ in found):
+            found.append((start, line[start:end]))
+    return found
 
 
-def _trimmed(needle: str) -> list[tuple[str, str]]:
-    """The needle without what a model adds to it: a space or period at an end, markup."""
+_PUNCTUATION = "!?:;,"
+
+
+def _trimmed(needle: str, line: str) -> list[tuple[str, str]]:
+    """The needle without what a model adds to it or writes otherwise: a space at an end, a
+    period at its end (or a period for the line's ``!``, ``:``...), markup."""
     found = []
     stripped = needle.strip()
     if stripped != needle and stripped:
         found.append((stripped, "`str` has a space at its " + ("end" if needle.endswith(" ") else "start")))
     without = stripped.rstrip(".")
     if without != stripped and without:
-        found.append((without, "`str` has a period at its end that the line has not there"))
+        other = [without + mark for mark in _PUNCTUATION if _unique(line, without + mark)]
+        if len(other) == 1 and not _unique(line, stripped):
+            found.append((other[0], f"the line has `{other[0][-1]}` where `str` has a period"))
+        else:
+            found.append((without, "`str` has a period at its end that the line has not there"))
+    unwrapped = stripped
+    while (wrapped := re.fullmatch(r"(\*\*|__|[*_`~])(.+)\1", unwrapped)) is not None:
+        unwrapped = wrapped.group(2)
     plain = re.sub(r"\*\*|__|[*_`~]", "", stripped)
-    if plain != stripped and plain:
-        found.append((plain, "`str` has markdown markup the line has not"))
+    for variant in dict.fromkeys([unwrapped, plain]):
+        if variant != stripped and variant:
+            found.append((variant, "`str` has markdown markup the line has not"))
     return found
+
+
+def _loose_on_line(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
+    """Kind 2 (see the module's docstring): what models add, drop or write otherwise."""
+    line = lines[number - 1]
+    found: list[NearMiss] = []
+    for variant, why in [(needle, ""), *_trimmed(needle, line)]:
+        if why.startswith("`str` has a period") and any(n.why.startswith("`str` has a space") for n in found):
+            continue  # the line has the period: only the space was added
+        exact = variant != needle and _unique(line, variant)  # only what was added is wrong: evident
+        for column, text in (
+            [(line.find(variant), variant)] if exact else _on_line(lines, number, variant, True, needle)
+        ):
+            # (a part of a candidate already found, at its column, is not another one: the
+            # string without its period where the line has the period after what was meant)
+            if _unique(line, text) and all(
+                n.text != text and not (n.column == column and n.text.startswith(text)) for n in found
+            ):
+                if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
+                    edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
+                    why = f"{why}, where line {number} {edge}"
+                found.append(NearMiss(number, column, text, False, why or _loosely(variant, text), 2))
+    return found
+
+
+def _tolerant_on_line(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
+    """Kind 1: the same characters but for quotes, case and spacing (safe when found once)."""
+    found = _on_line(lines, number, needle, markup=False)
+    if not found:
+        return []
+    line = lines[number - 1]
+    pattern = _pattern(needle, False)
+    everywhere = len(_matches(pattern, line)) if pattern is not None else 0  # mid-word ones too
+    safe = len(found) == 1 and everywhere == 1 and _unique(line, found[0][1])
+    return [NearMiss(number, c, t, safe, _differences(needle, t), 1) for c, t in found]
+
+
+def _elsewhere(lines: Sequence[str], number: int, needle: str, every: bool) -> list[NearMiss]:
+    """Kind 4: on the lines around ``number``, nearest first: the string itself, else written
+    as kind 1 finds it, else as kind 2 does (with ``every``: each of them, not only the first
+    kind found on a line)."""
+    near: list[NearMiss] = []
+    budget = SCAN_BUDGET
+    around = sorted(range(number - NEARBY, number + NEARBY + 1), key=lambda n: (abs(n - number), n))
+    for other in around:
+        if other == number or not 1 <= other <= len(lines):
+            continue
+        text = lines[other - 1]
+        budget -= len(text)
+        if budget < 0:
+            break
+        exact = _unique(text, needle)
+        if exact:
+            near.append(NearMiss(other, text.find(needle), needle, False, f"it is on line {other}", 0))
+            if not every:
+                continue
+        written = [(c, m) for c, m in _on_line(lines, other, needle, markup=False) if _unique(text, m)]
+        for column, meant in written[: 2 if every else 1]:
+            near.append(NearMiss(other, column, meant, False, f"it is on line {other}, written otherwise", 1))
+        if every and not written and not exact:
+            for miss in _loose_on_line(lines, other, needle)[:1]:
+                near.append(
+                    NearMiss(other, miss.column, miss.text, False, f"it is on line {other}, written otherwise", 2)
+                )
+    return near
 
 
 def near_misses(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
@@ -193,44 +395,35 @@ def near_misses(lines: Sequence[str], number: int, needle: str, side: Side) -> l
     module's docstring), each once, nearest line first."""
     if not needle or not 1 <= number <= len(lines):
         return []
-    line = lines[number - 1]
-    # 1. quote style, case, whitespace, on the named line
-    found = _on_line(lines, number, needle, markup=False)
-    if found:
-        safe = len(found) == 1 and _unique(line, found[0][1])
-        return [NearMiss(number, c, t, safe, _differences(needle, t)) for c, t in found]
-    # 2. what models add or drop, on the named line
-    found_loose: list[NearMiss] = []
-    for variant, why in [(needle, ""), *_trimmed(needle)]:
-        if why.startswith("`str` has a period") and any(n.why.startswith("`str` has a space") for n in found_loose):
-            continue  # the line has the period: only the space was added
-        for column, text in _on_line(lines, number, variant, markup=True) or (
-            [(line.find(variant), variant)] if variant != needle and _unique(line, variant) else []
-        ):
-            if _unique(line, text) and all(n.text != text for n in found_loose):
-                if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
-                    edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
-                    why = f"{why}, where line {number} {edge}"
-                found_loose.append(NearMiss(number, column, text, False, why or _loosely(variant, text)))
-    if found_loose:
-        return found_loose
-    # 3. a line break written in the string, or a wrapped line joined by a space
-    broken = _across_lines(lines, number, needle, side)
-    if broken:
-        return broken
-    # 4. the lines either side
-    near: list[NearMiss] = []
-    for other in sorted(range(number - NEARBY, number + NEARBY + 1), key=lambda n: (abs(n - number), n)):
-        if other == number or not 1 <= other <= len(lines):
-            continue
-        text = lines[other - 1]
-        if _unique(text, needle):
-            near.append(NearMiss(other, text.find(needle), needle, False, f"it is on line {other}"))
-            continue
-        for column, meant in _on_line(lines, other, needle, markup=False)[:1]:
-            if _unique(text, meant):
-                near.append(NearMiss(other, column, meant, False, f"it is on line {other}, written otherwise"))
-    return near
+    return (
+        _tolerant_on_line(lines, number, needle)
+        or _loose_on_line(lines, number, needle)
+        or _across_lines(lines, number, needle, side)
+        or _elsewhere(lines, number, needle, every=False)
+        or _elsewhere_loose(lines, number, needle)
+    )
+
+
+def _elsewhere_loose(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
+    return [miss for miss in _elsewhere(lines, number, needle, every=True) if miss.rank == 2]
+
+
+def candidates(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
+    """Every place of every kind a boundary string may have meant (not only the first kind's:
+    a ref with two mistakes is repaired as a whole from these, core/placing.py), nearest
+    first and each once: the named line's, then the lines around it."""
+    if not needle or not 1 <= number <= len(lines):
+        return []
+    found = [
+        *_tolerant_on_line(lines, number, needle),
+        *_loose_on_line(lines, number, needle),
+        *_across_lines(lines, number, needle, side),
+        *_elsewhere(lines, number, needle, every=True),
+    ]
+    unique: dict[tuple[int, int, str], NearMiss] = {}
+    for miss in found:
+        unique.setdefault((miss.line, miss.column, miss.text), miss)
+    return list(unique.values())
 
 
 def _across_lines(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
@@ -250,13 +443,13 @@ def _across_lines(lines: Sequence[str], number: int, needle: str, side: Side) ->
         # The start of a span lies on the line it starts on: the part before the break.
         if side == "start" and line.rstrip().endswith(before) and number < len(lines):
             if lines[number].lstrip().startswith(after) and _unique(line, before):
-                found.append(NearMiss(number, line.rstrip().rfind(before), before, False, why))
+                found.append(NearMiss(number, line.rstrip().rfind(before), before, False, why, 3))
         # The end of a span lies on the line it ends on: the part after the break.
         if side == "end" and line.lstrip().startswith(after) and number > 1:
             if lines[number - 2].rstrip().endswith(before) and _unique(line, after):
                 if needle[at] != "\n":
                     why = "the text begins on the line before, and a boundary lies on one line"
-                found.append(NearMiss(number, line.find(after), after, False, why))
+                found.append(NearMiss(number, line.find(after), after, False, why, 3))
     return found[:1]
 
 
@@ -300,4 +493,13 @@ def best_part(line: str, needle: str, width: int = 60) -> str:
     return ("…" if begin else "") + line[begin : begin + width] + ("…" if begin + width < len(line) else "")
 
 
-__all__ = ["MAX_LINE", "NEARBY", "NearMiss", "best_part", "lines_holding_once", "near_misses", "tolerant"]
+__all__ = [
+    "MAX_LINE",
+    "NEARBY",
+    "NearMiss",
+    "best_part",
+    "candidates",
+    "lines_holding_once",
+    "near_misses",
+    "tolerant",
+]

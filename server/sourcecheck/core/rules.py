@@ -30,6 +30,7 @@ from .messages import (
     same_but_case_or_extension,
     show,
     times,
+    wraps_a_session,
 )
 from .registry import EXIT_CLASS, SEVERITY
 from .schema import ANNOTATION_KEYS, BOUNDARY_KEYS, DOCUMENT_KEYS, REF_KEYS, SOURCE_KEYS, TOP_KEYS
@@ -112,6 +113,13 @@ class Rules:
                 self.report(
                     "unknown-field",
                     f"{show(key)} is not a field of {what}: did you mean `{meant[key]}`? (The fields are {allowed}.)",
+                    path + (key,),
+                )
+            elif key not in known and path == () and len(value) == 1 and wraps_a_session(value[key]):
+                self.report(
+                    "unknown-field",
+                    f"{show(key)} is not a field of {what}, but the session is written inside it, where it is not "
+                    "read: move its value out to the top level in place of the wrapper (`sourcecheck --fix` does)",
                     path + (key,),
                 )
             elif key not in known:

@@ -568,6 +568,39 @@ async def pull_diagnostics(
 
 
 EMPTY_REPORT = types.RelatedFullDocumentDiagnosticReport(items=[])
+
+
+def workspace_diagnostics(
+    ls: SourceCheckServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    """The problems of every session of the workspace not open (an open one's are its
+    document's pull): a full report for each the client has not seen as it is now, an
+    unchanged one for the others; answered at once (VS Code asks again two seconds later)."""
+    project = ls.project
+    project.pulled_from_now()
+    previous = {each.uri: each.value for each in params.previous_result_ids}
+    items: list[types.WorkspaceDocumentDiagnosticReport] = []
+    for indexed, result_id in project.closed_sessions():
+        if previous.get(indexed.uri) == result_id:
+            items.append(
+                types.WorkspaceUnchangedDocumentDiagnosticReport(result_id=result_id, uri=indexed.uri, version=None)
+            )
+            continue
+        analysis = indexed.analysis
+        found: Sequence[types.Diagnostic] = []
+        if analysis is not None and analysis.is_session:
+            found = diagnostics.diagnostics(View(indexed.uri, 0, analysis, ls.client, ls.settings))
+        items.append(
+            types.WorkspaceFullDocumentDiagnosticReport(
+                uri=indexed.uri, version=None, items=list(found), result_id=result_id
+            )
+        )
+    items += [
+        types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, items=[]) for uri in project.take_gone()
+    ]
+    return types.WorkspaceDiagnosticReport(items=items)
+
+
 NOT_OPEN = (
     "This is a document of a SourceCheck session that is not open (or not a session any more): open the session file."
 )
@@ -599,7 +632,13 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         pull_diagnostics,
         EMPTY_REPORT,
-        types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier="sourcecheck", inter_file_dependencies=False, workspace_diagnostics=True),
+        when=lambda client: client.pull_diagnostics,
+    ),
+    Handler(
+        types.WORKSPACE_DIAGNOSTIC,
+        workspace_diagnostics,
+        types.WorkspaceDiagnosticReport(items=[]),
         when=lambda client: client.pull_diagnostics,
     ),
     Feature(

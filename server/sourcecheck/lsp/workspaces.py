@@ -28,7 +28,7 @@ from ..core.resync import Alignments
 from .app import Client, lsp_range
 from .features.article import Article, CitingSession
 from .files import fs_path
-from .sessions import SessionIndex, folders_of, read_session
+from .sessions import Indexed, SessionIndex, folders_of, read_session
 from .sync import DocumentStore, OpenDocument
 
 log = logging.getLogger("sourcecheck")
@@ -57,6 +57,13 @@ class Workspace:
         self.index = SessionIndex()
         self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-workspace")
         self.published: set[str] = set()  # session URIs whose file's diagnostics are published
+        # The client pulls the workspace's diagnostics (workspace/diagnostic, VS Code): nothing
+        # is pushed from its first pull on. What it was told of each session is a result id:
+        # the file's stamp and how many times it was closed in the editor (its document pull
+        # forgotten then, the client needs the file's again).
+        self.pulled = False
+        self.closings: dict[str, int] = {}
+        self.gone: set[str] = set()  # session URIs dropped since the last pull (told empty once)
         self._articles: dict[str, tuple[Any, Article]] = {}
         self._alignments: dict[tuple[str, str], Alignments] = {}
         self.progress: Callable[[str, str, int | None], Awaitable[None]] | None = None
@@ -87,7 +94,7 @@ class Workspace:
         await self.refresh()
 
     def _published(self, uri: str, analysis: Analysis | None) -> None:
-        if self.documents.get(uri) is not None:  # open: the editor's text is what counts
+        if self.documents.get(uri) is not None or self.pulled:  # open: the editor's text is what counts
             return
         if analysis is not None and analysis.is_session:
             self.publish(uri, analysis)
@@ -110,6 +117,8 @@ class Workspace:
         indexed = await loop.run_in_executor(self.reader, read_session, path, self.index.limit_mb)
         if indexed.stamp is None:
             self.index.drop(path)
+            if self.pulled:
+                self.gone.add(indexed.uri)
             if indexed.uri in self.published:
                 self.unpublish(indexed.uri)
                 self.published.discard(indexed.uri)
@@ -150,9 +159,35 @@ class Workspace:
             return
         path = os.path.abspath(path)
         self.index.closed(path)
+        self.closings[uri] = self.closings.get(uri, 0) + 1
         indexed = self.index.sessions.get(path)
         if indexed is not None:
             self.spawn(self.reread(path))
+
+    # -- the workspace's diagnostics, pulled
+
+    def pulled_from_now(self) -> None:
+        """The client pulls the workspace's diagnostics: what was pushed is taken back (it
+        would show twice), and nothing is pushed again."""
+        if self.pulled:
+            return
+        self.pulled = True
+        for uri in sorted(self.published):
+            self.unpublish(uri)
+        self.published.clear()
+
+    def closed_sessions(self) -> list[tuple[Indexed, str]]:
+        """Every indexed session not open in the editor, with its result id."""
+        found = []
+        for indexed in list(self.index.sessions.values()):
+            if self.documents.get(indexed.uri) is None:
+                found.append((indexed, f"{indexed.stamp}/{self.closings.get(indexed.uri, 0)}"))
+        return found
+
+    def take_gone(self) -> list[str]:
+        """The sessions dropped since the last pull (deleted files), each told once."""
+        gone, self.gone = sorted(self.gone), set()
+        return gone
 
     # -- a cited file
 
