@@ -6,6 +6,7 @@ blocks write in a folder of ``mktemp -d``, which points into this test's own."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -111,3 +112,38 @@ def test_the_readmes_python_blocks_run(tmp_path):
 @pytest.mark.parametrize("line", ["sourcecheck x.json   # exit 1: a ref fails", "sourcecheck x.json"])
 def test_a_commands_expected_exit_is_read_from_its_comment(line):
     assert ("exit 1" in script([line + "\n"])) == ("# exit 1" in line)
+
+
+def ci_command() -> str:
+    """The command of the README's GitHub Actions job that checks the sessions."""
+    (found,) = re.findall(r"^ +- run: (sourcecheck \. [^#\n]*?) +#", README.read_text(encoding="utf-8"), re.M)
+    return found
+
+
+def test_the_ci_jobs_command_exits_0_1_or_2_as_the_readme_says(tmp_path):
+    """'exits 0, 1 or 2, as the table above' (once `xargs`, whose 123 the README called 1)."""
+    orbit = json.loads((ROOT / "fixtures" / "orbit-article.sourcecheck.json").read_text(encoding="utf-8"))
+    refuted = json.loads(json.dumps(orbit))
+    for source in refuted["annotations"][0]["sources"]:
+        source["polarity"] = "refutes"
+    repositories = {
+        "none": ({}, 0),  # a repository without sessions passes
+        "clean": ({"a.sourcecheck.json": orbit}, 0),  # contested is not what the job fails on
+        "refuted": ({"a.sourcecheck.json": orbit, "b.sourcecheck.json": refuted}, 1),
+        "ambiguous": ({"a.sourcecheck.json": "broken/boundary-ambiguous"}, 1),
+        "invalid": ({"a.sourcecheck.json": orbit, "b.sourcecheck.json": "broken/invalid-json"}, 2),
+    }
+    env = environment(tmp_path)
+    for name, (files, expected) in repositories.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        for file, value in files.items():
+            text = (
+                (ROOT / "fixtures" / f"{value}.sourcecheck.json").read_text(encoding="utf-8")
+                if isinstance(value, str)
+                else json.dumps(value, ensure_ascii=False, indent=2)
+            )
+            (folder / file).write_text(text, encoding="utf-8")
+        result = subprocess.run(["bash", "-c", ci_command()], cwd=folder, env=env, capture_output=True, text=True)
+        assert result.returncode == expected, (name, result.stdout[-2000:], result.stderr[-2000:])
+        assert "Traceback" not in result.stdout + result.stderr

@@ -249,6 +249,10 @@ class Verdict:
     refutes: int
     support_strength: int | float | None
     refute_strength: int | float | None
+    unsupported_words: tuple[str, ...] | None = None
+    """The claim's content words that none of its counted supporting sources' cited text
+    has (``core/unsupported.py``): where a reviewer should look, not a verdict. None when
+    the claim does not resolve or no supporting source counts."""
 
     @property
     def weak(self) -> bool:
@@ -268,11 +272,13 @@ class Verdict:
             "refutes": self.refutes,
             "support_strength": self.support_strength,
             "refute_strength": self.refute_strength,
+            "unsupported_words": list(self.unsupported_words) if self.unsupported_words is not None else None,
         }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Verdict:
         """The verdict ``to_json`` writes as ``value``."""
+        words = value.get("unsupported_words")
         return cls(
             value["pointer"],
             value["verdict"],
@@ -280,6 +286,7 @@ class Verdict:
             value["refutes"],
             value["support_strength"],
             value["refute_strength"],
+            tuple(words) if words is not None else None,
         )
 
 

@@ -80,6 +80,12 @@ def test_the_report_is_typed():
     assert [(run.start, run.end) for run in coverage.runs] == [(Point(1, 0), Point(3, 24))]
 
 
+def test_a_verdict_names_the_words_of_its_claim_its_sources_do_not_have():
+    value = session([{"claim": claim(start=(1, "report"), end=(1, "positive")), "sources": [source()]}])
+    (verdict,) = check(json.dumps(value)).annotations
+    assert (verdict.verdict, verdict.unsupported_words) == ("supported", ("report", "says"))
+
+
 def test_the_report_cannot_be_changed():
     report = check(FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json")
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -89,6 +89,7 @@ def test_json_output_is_the_rules_md_object_and_the_exit_code_matches():
             "refutes": 0,
             "support_strength": 0.9,
             "refute_strength": None,
+            "unsupported_words": None,
         }
     ]
 
@@ -249,3 +250,15 @@ def test_many_files_with_jobs_keep_their_order_and_the_worst_exit(tmp_path):
 def test_the_pre_commit_hook_runs_sourcecheck_on_session_files():
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "entry: sourcecheck" in text and "files: \\.sourcecheck\\.json$" in text and "language: python" in text
+
+
+def test_fix_quotes_a_string_missing_its_opening_quote_and_says_so_without_an_empty_pointer(tmp_path):
+    good = (FIXTURES / "orbit-article.sourcecheck.json").read_text(encoding="utf-8")
+    broken = good.replace('"str": "cuts"', '"str": cuts"', 1)
+    assert broken != good
+    path = tmp_path / "s.sourcecheck.json"
+    path.write_text(broken, encoding="utf-8")
+    result = run("--fix", path)
+    assert result.returncode == 0
+    assert path.read_text(encoding="utf-8") == good
+    assert '\n  invalid-json: Add the opening quote: `"cuts"`\n' in result.stderr.decode()

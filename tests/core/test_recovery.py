@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.fixes import apply, fixed, repairs
 from sourcecheck.core.schema import parse_session as parse
 from sourcecheck.core.syntax import to_python
 from tests.support.helpers import claim, codes, session, source
@@ -63,6 +64,54 @@ def test_a_string_left_open_at_the_end_of_its_line_is_one_finding_and_the_next_l
     text = '{"a": "oops,\n "b": 2}'
     assert syntax_messages(text) == ['this string is never closed; add the closing `"` at the end of its line']
     assert to_python(parse(text).root)["b"] == 2
+
+
+def test_a_string_missing_its_opening_quote_is_one_finding_at_its_place_fixed_safely():
+    text = SESSION.replace('"str": "outcome"', '"str": outcome"', 1)
+    analysis = Analysis(text)
+    (finding,) = analysis.findings
+    assert (finding.code, finding.message) == ("invalid-json", 'this string has no opening `"`: write `"outcome"`')
+    at = text.index('outcome"')
+    assert analysis.extent(finding) == (at, at + len('outcome"'))
+    assert analysis.value["annotations"][0]["claim"]["start"]["str"] == "outcome"  # the rest as meant: it resolves
+    (fix,) = repairs(analysis, finding)
+    assert (fix.title, fix.applicability) == ('Add the opening quote: `"outcome"`', "safe")
+    assert apply(text, fix.edits) == SESSION
+    assert fixed(text).text == SESSION
+
+
+@pytest.mark.parametrize(
+    ("written", "meant", "applicability"),
+    [
+        ('"str": Rich text"', "Rich text", "safe"),
+        ('"str": don\'t" ', "don't", "safe"),
+        ('"str":Rich",\n"line": 2', "Rich", "safe"),
+    ],
+)
+def test_a_value_missing_its_opening_quote_is_read_to_its_closing_quote(written, meant, applicability):
+    text = '{"a": {' + written + "\n}}"
+    analysis = Analysis(text)
+    (finding,) = [f for f in analysis.findings if f.code == "invalid-json"]
+    assert finding.message == f'this string has no opening `"`: write `"{meant}"`'
+    assert analysis.value["a"]["str"] == meant
+    (fix,) = repairs(analysis, finding)
+    assert fix.applicability == applicability == "safe"
+    after = Analysis(apply(text, fix.edits))
+    assert not after.tree.issues and after.value == analysis.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path": b, "start": {"line": 1}}',  # the next quote opens a key
+        '{"a": Rich}',  # no closing quote
+        '{"a": Rich"x"}',  # what follows the quote is not the end of a value
+        '{"a": {b: "c"}}',  # a key without quotes
+        '{"a": [b c, "d"]}',  # a comma before the quote: two strings, or one? (not guessed)
+    ],
+)
+def test_a_bare_word_without_a_closing_quote_after_it_is_not_a_string(text):
+    assert not any("no opening" in message for message in syntax_messages(text))
 
 
 def test_an_unescaped_quote_inside_a_string_is_one_finding_saying_to_write_backslash_quote():

@@ -45,6 +45,7 @@ def test_a_claim_that_does_not_resolve_is_unresolved_whatever_its_sources():
         "refutes": 0,
         "support_strength": 0.9,
         "refute_strength": None,
+        "unsupported_words": None,
     }
 
 
@@ -148,3 +149,9 @@ def test_fail_on_fails_the_check_on_the_verdicts_it_names(capsys, tmp_path):
     assert main(["--fail-on", "refuted", "--json", str(path)]) == 1
     assert json.loads(capsys.readouterr().out)["exit_code"] == 1  # the process's, as docs/rules.md says
     assert main(["--fail-on", "nonsense", str(path)]) == 2
+
+
+def test_json_names_the_words_of_each_claim_its_sources_do_not_have():
+    value = session([{"claim": claim(start=(1, "report"), end=(1, "positive")), "sources": [source()]}])
+    (found,) = report(value)["annotations"]
+    assert found["verdict"] == "supported" and found["unsupported_words"] == ["report", "says"]

@@ -177,3 +177,43 @@ async def test_a_document_view_is_never_checked_as_a_session(editor, client):
         )
         await asyncio.sleep(0.3)
         assert [p for p in client.published if p.uri == view] == []
+
+
+async def test_the_cite_target_is_the_annotation_the_editors_requests_place_the_cursor_in(editor):
+    uri, session = open_session(editor)
+    view, text = await open_view(editor, uri, "forum/thread-42")
+    selected = "dropped 3 frames per minute"
+    start = text.index(selected)
+
+    async def target() -> str:
+        actions = await editor.code_actions(view, editor.range_of(view, start, start + len(selected)), [])
+        return next(a.title for a in actions if "as a source that supports" in a.title)
+
+    assert "(the last)" in await target()  # no request has told where the cursor is
+    first = session.index('"str": "cuts"')  # in the first annotation
+    position = editor.position(session, first)
+    params = types.DocumentHighlightParams(text_document=doc_id(uri), position=position)
+    await editor.client.text_document_document_highlight_async(params)  # the cursor moved there
+    assert '"cuts cold-start latency by 37%" (at the cursor)' in await target()
+    second = session.index('"str": "the new scheduler"')
+    await editor.hover(uri, second)  # a hover there
+    assert '"the new scheduler' in await target() and "(at the cursor)" in await target()
+    rng = editor.range_of(uri, first, first)
+    await editor.code_actions(uri, rng, [])  # a code action request there
+    assert '"cuts cold-start latency by 37%" (at the cursor)' in await target()
+
+
+async def test_after_a_cite_from_a_view_the_client_is_asked_for_the_sessions_hints_again(editor, client):
+    uri, _ = open_session(editor)
+    view, text = await open_view(editor, uri, "forum/thread-42")
+    start = text.index("dropped 3 frames")
+    actions = await editor.code_actions(view, editor.range_of(view, start, start + len("dropped 3 frames")), [])
+    refreshes = client.hint_refreshes
+    editor.apply(uri, next(a for a in actions if "as a source that supports" in a.title).edit)
+    workspace = client.capabilities.workspace
+    refreshable = bool(workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support)
+    for _ in range(200 if refreshable else 40):  # the refresh follows a pause of 0.3 s
+        if client.hint_refreshes > refreshes:
+            break
+        await asyncio.sleep(0.02)
+    assert (client.hint_refreshes > refreshes) == refreshable

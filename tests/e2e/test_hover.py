@@ -144,7 +144,7 @@ async def test_a_findings_quoted_values_are_inline_code_without_escaped_backtick
     editor.open(uri, text)
     value = (await editor.hover(uri, text.index('"the"') + 1)).contents.value
     assert (
-        '• `"the"` occurs twice on line 2 of `article` \\(columns 5 and 9\\); extend it until it is unique'
+        '• `"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique'
         in value.split("\n")
     )
     assert "\\`" not in value
@@ -157,7 +157,7 @@ async def test_a_quoted_value_holding_backticks_stays_one_code_span(editor):
     editor.open(uri, text)
     value = (await editor.hover(uri, text.index('"str": "a') + 9)).contents.value
     assert (
-        '• ``"a`b <b>"`` occurs twice on line 1 of `d` \\(columns 3 and 11\\); extend it until it is unique'
+        '• ``"a`b <b>"`` occurs twice on line 1 of `d` (columns 3 and 11); extend it until it is unique'
         in value.split("\n")
     )
 

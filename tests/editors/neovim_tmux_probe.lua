@@ -1,7 +1,8 @@
 -- Loaded (-c 'luafile ...') into a Neovim that a test drives under tmux as a writer would.
 -- :lua SourceCheckProbe('stage') writes what that writer has in front of them as JSON to
 -- $SOURCECHECK_RESULT: the mode, the windows of the tab (what they show, their line numbers),
--- the session's text, the code lenses drawn in it, whether inlay hints are on, the messages.
+-- the session's text, the code lenses drawn in it, whether inlay hints are on and those it
+-- holds (line, label), the messages.
 local function drawn(buf, pattern)
   local texts = {}
   for name, ns in pairs(vim.api.nvim_get_namespaces()) do
@@ -42,6 +43,19 @@ function SourceCheckProbe(stage)
     state.session_text = table.concat(vim.api.nvim_buf_get_lines(session, 0, -1, false), '\n')
     state.lenses = drawn(session, '^nvim%.lsp%.codelens')
     state.hints_enabled = vim.lsp.inlay_hint.is_enabled({ bufnr = session })
+    state.hints = {}
+    for _, found in ipairs(vim.lsp.inlay_hint.get({ bufnr = session })) do
+      local label = found.inlay_hint.label
+      if type(label) ~= 'string' then
+        local parts = {}
+        for _, part in ipairs(label) do
+          table.insert(parts, part.value)
+        end
+        label = table.concat(parts)
+      end
+      table.insert(state.hints, { line = found.inlay_hint.position.line, label = label })
+    end
+    table.sort(state.hints, function(a, b) return a.line < b.line or (a.line == b.line and a.label < b.label) end)
     state.session_uri = vim.uri_from_bufnr(session)
     state.report = sourcecheck.reports[state.session_uri]
     state.messages = vim.api.nvim_exec2('messages', { output = true }).output

@@ -135,7 +135,25 @@ local ok, err = pcall(function()
       out.ran.error = (not done) and tostring(failed) or nil
     end
     vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
-    vim.lsp.codelens.run()
+    local mapping = os.getenv('SOURCECHECK_LENS_MAPPING') -- the README's: defined, then pressed
+    if mapping and mapping ~= '' then
+      local before = {}
+      for _, map in ipairs(vim.api.nvim_get_keymap('n')) do
+        before[map.lhs] = true
+      end
+      assert(load(mapping))()
+      for _, map in ipairs(vim.api.nvim_get_keymap('n')) do
+        if not before[map.lhs] then
+          out.mapped = map.lhs
+        end
+      end
+      if not out.mapped then
+        return
+      end
+      vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(out.mapped, true, false, true), 'x', false)
+    else
+      vim.lsp.codelens.run()
+    end
     vim.wait(wait, function() return #vim.fn.getqflist() > 0 end, 50)
     out.quickfix = {}
     for _, item in ipairs(vim.fn.getqflist()) do

@@ -7,6 +7,8 @@
 //   reading: a session written out of reading order: j / k and the numbers in the panel, the
 //            weak marks, the documents' font and its toggle, the filter by verdict (keyboard,
 //            screen, print), and the choices kept (a browser's storage, an editor's state);
+//   second:  a reviewer's second pass: a cited span shows the nearest line of text around it,
+//            a claim the words its sources do not have;
 //   big:     the 12 MB session: times to first paint and to drawn, long tasks, j latency.
 // Every page is watched for console errors, page errors and requests (there must be none but
 // the file itself). Usage: node report_check.mjs CONFIG_JSON
@@ -276,6 +278,17 @@ async function reading() {
   return out;
 }
 
+async function second() {
+  const { context, page, watch } = await open(config.second);
+  await page.locator('.seg.cl[data-c~="0"]').first().click();
+  const out = { watch, panel: await panelText(page) };
+  out.claimAround = await page.locator("#panel .pane > .quote .around").allInnerTexts();
+  out.sourceAround = await page.locator("#panel .src .quote .around").allInnerTexts();
+  out.unsupported = await page.locator("#panel .unsupported").allInnerTexts();
+  await context.close();
+  return out;
+}
+
 async function big() {
   const { context, page, watch } = await open(config.big, {
     init: () => {
@@ -310,10 +323,10 @@ async function big() {
 }
 
 try {
-  for (const name of ["orbit", "narrow", "hostile", "editor", "reading", "big"]) {
+  for (const name of ["orbit", "narrow", "hostile", "editor", "reading", "second", "big"]) {
     if (!config[name === "narrow" ? "orbit" : name]) continue;
     try {
-      seen[name] = await { orbit, narrow, hostile, editor, reading, big }[name]();
+      seen[name] = await { orbit, narrow, hostile, editor, reading, second, big }[name]();
     } catch (error) {
       seen[name] = { error: String(error && error.stack ? error.stack : error) };
     }

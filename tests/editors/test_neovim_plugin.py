@@ -78,6 +78,15 @@ def test_the_plugin_starts_the_server_itself_on_0_11(tmp_path):
     assert seen["messages"] == []
 
 
+def test_no_autostart_leaves_starting_the_server_to_the_user_as_the_readme_says(tmp_path):
+    seen = run(
+        tmp_path / "off", with_server(), wait_ms=2000, enable="0", before="vim.g.sourcecheck_no_autostart = true"
+    )
+    assert seen["diagnostics"] == []
+    seen = run(tmp_path / "own", with_server(), before="vim.g.sourcecheck_no_autostart = true")  # its own enable
+    assert [(d["code"], d["lnum"]) for d in seen["diagnostics"]] == [("boundary-ambiguous", 17)]
+
+
 def test_a_server_command_set_with_vim_lsp_config_is_the_one_looked_for(tmp_path):
     seen = run(tmp_path, path_without_server(), cmd=str(BIN / "sourcecheck-ls"))
     assert [(d["code"], d["lnum"]) for d in seen["diagnostics"]] == [("boundary-ambiguous", 17)]

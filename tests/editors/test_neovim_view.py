@@ -7,6 +7,7 @@ names that cannot be URIs) for the module's fallbacks."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,7 +46,16 @@ needs_011 = pytest.mark.skipif(
 CONFIGS = [str(PLUGIN / "sourcecheck.lua"), str(PLUGIN / "sourcecheck-0.8.lua")]
 
 
-def run_neovim(nvim: str, config: str, scenario: str, tmp_path: Path, wait_ms: int = 10000) -> tuple[dict, Path]:
+def readme_lens_mapping() -> str:
+    """The README's mapping that runs a code lens in Neovim (it has none of its own)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (found,) = [block for block in re.findall(r"```lua\n(.*?)```", readme, re.S) if "codelens.run" in block]
+    return found
+
+
+def run_neovim(
+    nvim: str, config: str, scenario: str, tmp_path: Path, wait_ms: int = 10000, **more: str
+) -> tuple[dict, Path]:
     session = tmp_path / FIXTURE.name
     shutil.copy(FIXTURE, session)
     env = {
@@ -64,6 +74,7 @@ def run_neovim(nvim: str, config: str, scenario: str, tmp_path: Path, wait_ms: i
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        **{f"SOURCECHECK_{name.upper()}": value for name, value in more.items()},
     }
     result = subprocess.run(
         [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {CHECK}"],
@@ -152,9 +163,10 @@ def test_the_open_as_text_lens_opens_the_view(tmp_path):
 
 
 @needs_011
-def test_the_uncited_lens_lists_the_documents_lines_with_their_text(tmp_path):
-    seen, session = run_neovim(nvim_011(), CONFIGS[0], "uncited", tmp_path)
+def test_the_uncited_lens_run_by_the_readmes_mapping_lists_the_documents_lines_with_their_text(tmp_path):
+    seen, session = run_neovim(nvim_011(), CONFIGS[0], "uncited", tmp_path, lens_mapping=readme_lens_mapping())
     assert seen["lens"] == "4 uncited passages (62%)"
+    assert seen["mapped"] == "\\l"  # <leader>l, the leader unset
     analysis = Analysis(FIXTURE.read_text(encoding="utf-8"))
     document = analysis.session.documents[0]
     coverage = coverage_of(analysis, document)

@@ -8,6 +8,10 @@ says (editors/neovim on 'runtimepath', nothing else): what they see and type.
   each leaves Visual mode (the next `:` is `:`, not `:'<,'>`), the session's lenses follow,
   and each cite is its own undo step (`u` in the session takes back one). A cite from a
   selection in the session's own content leaves Visual mode too.
+- After a cite from the view, the session's inlay hints are those of its new text, without a
+  keystroke in it (the server asks for them again: Neovim fetches the hints of the buffer it
+  is in, the view).
+- Line-number completion (the omnifunc, CTRL-X CTRL-O) shows each line's text in its menu.
 - :SourceCheckReport with no browser: the message says where the page was written, and that
   no browser was found.
 """
@@ -19,8 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.lsp.app import View
+from sourcecheck.lsp.features.hints import inlay_hints
 
 from .tmux_driver import BIN, Tmux, editor_env, find_or_skip, read_stage
 
@@ -198,6 +205,34 @@ def test_a_writer_sees_lenses_and_hints_views_beside_and_cites_with_undo_steps(t
     writer.probe_until(lambda seen: writer.refs(seen) == refs + 1, "the cite in the session was not applied")
 
 
+def current_hints(text: str) -> list[tuple[int, str]]:
+    """The (line, label) of every inlay hint the server gives ``text``, in order."""
+    view = View.of(text)
+    whole = types.Range(start=view.position(0), end=view.position(len(text)))
+    found = inlay_hints(
+        view, types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=view.uri), range=whole)
+    )
+    return sorted((hint.position.line, str(hint.label)) for hint in found)
+
+
+def test_after_a_cite_from_the_view_the_sessions_hints_are_those_of_its_new_text(tmux, tmp_path):
+    writer = Writer(tmux, tmp_path)
+    writer.see('} "cuts cold-start latency by 37%"', "the inlay hint after the first claim")
+    opened = writer.probe_until(lambda seen: len(seen["hints"]) == 11, "the session's hints")
+    assert [(h["line"], h["label"]) for h in opened["hints"]] == current_hints(opened["session_text"])
+    writer.tmux.send(":SourceCheckView release-notes", "Enter")
+    writer.see_pattern(r"│\s*1 Orbit 2\.4\.0 release notes", "the view beside the session")
+    refs = writer.refs(writer.probe())
+    cite(writer, 3, "bench/ref-7")
+    cited = writer.probe_until(lambda seen: writer.refs(seen) == refs + 1, "the cite was not applied")
+    now = current_hints(cited["session_text"])
+    assert any('"bench/ref-7"' in label for _, label in now)
+    seen = writer.probe_until(
+        lambda seen: [(h["line"], h["label"]) for h in seen["hints"]] == now, "the session's hints after the cite"
+    )
+    assert seen["mode"] == "n" and [w["view"] for w in seen["windows"] if w["current"]] == [True]  # no keystroke there
+
+
 def no_browser_path(tmp_path: Path, opener_exits: int | None) -> str:
     """A PATH with the server, and an xdg-open that fails (or no opener at all)."""
     stand_ins = tmp_path / "bin"
@@ -225,3 +260,19 @@ def test_source_check_report_without_a_browser_says_where_the_page_is(tmux, tmp_
     assert message in seen["messages"]
     if opener_exits is not None:
         assert "xdg-open exited with 3" in seen["messages"]
+
+
+def test_line_number_completion_shows_each_lines_text_in_the_menu(tmux, tmp_path):
+    writer = Writer(tmux, tmp_path)
+    writer.see("cited by 3 refs", "the session's lenses (the server is running)")
+    lines = writer.session.read_text(encoding="utf-8").split("\n")
+    annotations = next(i for i, line in enumerate(lines) if '"annotations"' in line)
+    source = next(i for i in range(annotations, len(lines)) if '"path": "release-notes"' in lines[i])
+    row = next(i for i in range(source, len(lines)) if '"line": 3' in lines[i])
+    writer.tmux.send(f":call cursor({row + 1}, {lines[row].index('3') + 1})", "Enter")
+    writer.tmux.send("s")  # the number gone, in Insert mode
+    writer.see("-- INSERT --", "Insert mode")
+    writer.tmux.send("C-x", "C-o")  # the LSP's omnifunc, as Neovim 0.11 sets it
+    screen = writer.see_pattern(r"\b1\s+Value\s+Orbit 2\.4\.0 release notes", "the line's text beside its number")
+    assert re.search(r"\b3\s+Value\s+Performance: cold start p50", screen), screen
+    writer.tmux.send("Escape")

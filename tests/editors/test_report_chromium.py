@@ -32,6 +32,26 @@ KEEP_SHOTS = os.environ.get("SOURCECHECK_SCREENSHOTS") == "1"
 
 pytestmark = pytest.mark.editor
 
+TESTIMONIAL = "Alex Martelli wrote to the list:\n\nIt is often faster than C implementations.\n\nHe said no more."
+ARTICLE = "Intro.\nOurs is faster than every C implementation on every workload.\nEnd."
+SECOND = {
+    "documents": [{"path": "article", "content": ARTICLE}, {"path": "testimonial", "content": TESTIMONIAL}],
+    "annotations": [
+        {
+            "claim": {"path": "article", "start": {"line": 2, "str": "faster"}, "end": {"line": 2, "str": "workload"}},
+            "sources": [
+                {
+                    "path": "testimonial",
+                    "start": {"line": 3, "str": "often"},
+                    "end": {"line": 3, "str": "implementations"},
+                    "polarity": "supports",
+                    "confidence": 0.8,
+                }
+            ],
+        }
+    ],
+}
+
 
 def require(path: Path, what: str) -> None:
     if not path.exists():
@@ -59,6 +79,8 @@ def seen(tmp_path_factory) -> dict:
     reading, reading_editor = tmp / "reading.report.html", tmp / "reading-editor.report.html"
     reading.write_text(render(Analysis(reading_text()), "reading.json"), encoding="utf-8")
     reading_editor.write_text(render(Analysis(reading_text()), "reading.json", editor=True), encoding="utf-8")
+    second = tmp / "second.report.html"
+    second.write_text(render(Analysis(json.dumps(SECOND)), "second.json"), encoding="utf-8")
     big_session, big = tmp / "big.json", tmp / "big.report.html"
     sourcecheck("bench.sessiongen", "--size", "12M", "--refs", "30000", "-o", str(big_session))
     began = time.perf_counter()
@@ -71,6 +93,7 @@ def seen(tmp_path_factory) -> dict:
         "editor": str(editor),
         "reading": str(reading),
         "readingEditor": str(reading_editor),
+        "second": str(second),
         "big": str(big),
         "shot": str(shots / "report.png"),
         "shotDark": str(shots / "report-dark.png"),
@@ -167,6 +190,15 @@ def test_in_an_editor_a_click_on_a_claim_asks_to_reveal_its_line(seen):
     assert lines[editor["line"] - 1].strip() == "{"
     assert editor["posted"][0] == {"type": "reveal", "line": editor["line"]}
     assert editor["posted"][1]["type"] == "reveal" and len(editor["posted"]) == 2
+
+
+def test_a_cited_span_shows_the_nearest_line_of_text_around_it_and_a_claim_the_words_its_sources_lack(seen):
+    second = seen["second"]
+    clean(second, second["watch"])
+    assert second["sourceAround"] == ["Alex Martelli wrote to the list:", "He said no more."]  # who said it
+    assert second["claimAround"] == ["Intro.", "End."]
+    aside = "a word check of its supporting sources: where to look, not a verdict"
+    assert second["unsupported"] == [f"not in its sources: every, workload ({aside})"]
 
 
 # -- a session written out of reading order (tests/review/reading.py): the last line's claim first

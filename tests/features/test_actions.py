@@ -128,6 +128,15 @@ def test_fixes_are_offered_from_the_cursor_on_the_value_without_a_diagnostic():
     assert actions_in(view, types.Range(start=away, end=away)) == []
 
 
+def test_fixes_are_offered_from_anywhere_on_the_diagnostics_line():
+    view = view_of(ambiguous_session("an apple, then a pear, then a plum", "then", "pear"))
+    line_start = view.text.rindex("\n", 0, view.text.index('"then"')) + 1  # column 0, before the key
+    for offset in (line_start, view.text.index("\n", line_start)):  # and the line's end
+        position = view.position(offset)
+        actions = actions_in(view, types.Range(start=position, end=position))
+        assert [a.title for a in actions] == ['Extend start to "then a pear": cites "then a pear"'], offset
+
+
 def test_the_clients_own_diagnostic_is_attached_to_the_fix():
     view = view_of(fixture("broken/unknown-path"))
     finding = view.analysis.findings[0]
@@ -192,3 +201,15 @@ def test_an_annotation_without_sources_can_be_removed_from_anywhere_in_it():
     assert not any(
         a.title.startswith("Remove this annotation") for a in actions_in(view, types.Range(elsewhere, elsewhere))
     )
+
+
+def test_a_string_missing_its_opening_quote_has_a_preferred_quick_fix_from_its_line():
+    text = ambiguous_session("an apple, then a pear", "then", "pear").replace('"str": "pear"', '"str": pear"')
+    view = view_of(text)
+    line_start = text.rindex("\n", 0, text.index('"str": pear"')) + 1  # Neovim's gra at column 0
+    position = view.position(line_start)
+    (action,) = actions_in(view, types.Range(start=position, end=position))
+    assert (action.title, action.is_preferred) == ('Add the opening quote: `"pear"`', True)
+    (edit,) = edits_of(action.edit)
+    assert edit.new_text == '"pear"'
+    assert apply_workspace_edit(text, action.edit) == ambiguous_session("an apple, then a pear", "then", "pear")

@@ -118,29 +118,47 @@ def test_citing_inside_the_session_files_content_string_maps_escapes_back_to_cha
     assert claim.valid and claim.text == '"hi"\tthere'
 
 
-def test_a_source_is_offered_for_the_annotation_last_edited():
-    session = {
-        "documents": [{"path": "a", "content": "one two three"}, {"path": "b", "content": "four five"}],
-        "annotations": [
-            {
-                "claim": {"path": "a", "start": {"line": 1, "str": "one"}, "end": {"line": 1, "str": "one"}},
-                "sources": [],
-            },
-            {
-                "claim": {"path": "a", "start": {"line": 1, "str": "three"}, "end": {"line": 1, "str": "three"}},
-                "sources": [],
-            },
-        ],
-    }
-    text = formatted(session, 2)
-    view = View.of(text)
-    view.memo.last_edit = text.index('"str": "one"')  # the writer was in the first annotation
+def three_without_sources() -> str:
+    claims = ("one", "two", "three")
+    return formatted(
+        {
+            "documents": [{"path": "a", "content": "one two three"}, {"path": "b", "content": "four five"}],
+            "annotations": [
+                {
+                    "claim": {"path": "a", "start": {"line": 1, "str": word}, "end": {"line": 1, "str": word}},
+                    "sources": [],
+                }
+                for word in claims
+            ],
+        },
+        2,
+    )
+
+
+def source_titles(view: View) -> list[str]:
     b = view.analysis.session.by_path["b"]
-    titles = [a.title for a in actions(view, b, 0, 4)]
-    assert 'Cite "four" as a source that supports "one"' in titles
-    view.memo.last_edit = None  # else: the last one without a source
-    titles = [a.title for a in actions(view, b, 0, 4)]
-    assert 'Cite "four" as a source that supports "three"' in titles
+    return [a.title for a in actions(view, b, 0, 4) if "as a source that supports" in a.title]
+
+
+def test_a_source_goes_to_the_annotation_at_the_cursor_else_the_last_edited_said_in_the_title():
+    text = three_without_sources()
+    view = View.of(text)
+    view.memo.last_edit = text.index('"str": "one"')  # the writer edited the first annotation
+    assert source_titles(view) == [
+        'Cite "four" as a source that supports "one" (last edited), confidence 0.7 (a placeholder)'
+    ]
+    view.saw_cursor(view.position(text.index('"str": "two"')))  # then hovered the second one
+    assert source_titles(view) == [
+        'Cite "four" as a source that supports "two" (at the cursor), confidence 0.7 (a placeholder)'
+    ]
+    view.saw_cursor(view.position(text.index('"content"')))  # a place in no annotation changes nothing
+    assert source_titles(view)[0].startswith('Cite "four" as a source that supports "two" (at the cursor)')
+    edited = View(view.uri, view.version + 1, view.analysis, memo=view.memo)  # an edit since: the place edited
+    assert source_titles(edited)[0].startswith('Cite "four" as a source that supports "one" (last edited)')
+    view.memo.last_edit = view.memo.cursor = None  # else: the last one without a source
+    assert source_titles(view)[0].startswith(
+        'Cite "four" as a source that supports "three" (the last without a source)'
+    )
 
 
 LONG = "relieving you from the drudgery of repeated manual checking methods"
@@ -170,20 +188,22 @@ def test_a_cite_title_shows_both_ends_of_a_long_selection():
     assert titles[0] == 'Cite "relieving you … checking methods" as the claim of a new annotation'
 
 
-def test_a_new_source_gets_the_confidence_given_the_one_before_it():
-    view = View.of(formatted(two_annotations(0.95), 2))
+def test_a_new_sources_confidence_is_the_placeholder_its_title_names_never_another_sources():
+    view = View.of(formatted(two_annotations(0.25), 2))  # a weak source just written
     b = view.analysis.session.by_path["b"]
     (supports, _) = [a for a in actions(view, b, 0, 9) if "as a source" in a.title]
+    assert supports.title.endswith(", confidence 0.7 (a placeholder)")
     after = Analysis(apply(view.text, supports.edit, view))
-    assert after.session.annotations[1].sources[0].confidence == 0.95  # not 0.7 each time
+    assert after.session.annotations[1].sources[0].confidence == 0.7  # not the 0.25 of the source before
 
 
 def test_a_client_that_takes_snippets_types_over_the_confidence():
-    view = View.of(formatted(two_annotations(0.8), 2), client=Client(document_changes=True, snippet_edits=True))
+    view = View.of(formatted(two_annotations(0.25), 2), client=Client(document_changes=True, snippet_edits=True))
     b = view.analysis.session.by_path["b"]
     (supports, _) = [a for a in actions(view, b, 0, 9) if "as a source" in a.title]
+    assert "confidence" not in supports.title  # the placeholder is in the edit, selected
     ((change,),) = [c.edits for c in supports.edit.document_changes]
     assert isinstance(change, types.SnippetTextEdit)
-    assert '"confidence": ${1:0.8}' in change.snippet.value
-    written = change.snippet.value.replace("${1:0.8}", "0.8").replace("\\$", "$").replace("\\}", "}")
-    assert json.loads("{" + written.strip().rstrip(",").split("{", 1)[1].rsplit("}", 1)[0] + "}")["confidence"] == 0.8
+    assert '"confidence": ${1:0.7}' in change.snippet.value
+    written = change.snippet.value.replace("${1:0.7}", "0.7").replace("\\$", "$").replace("\\}", "}")
+    assert json.loads("{" + written.strip().rstrip(",").split("{", 1)[1].rsplit("}", 1)[0] + "}")["confidence"] == 0.7

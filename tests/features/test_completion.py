@@ -142,6 +142,7 @@ def test_line_completion_lists_each_line_with_its_text():
         ("1", "intro"),
         ("2", "the cat and the dog and the cow"),
     ]
+    assert [i.detail for i in items] == ["intro", "the cat and the dog and the cow"]  # what Neovim's menu shows
 
 
 def test_no_completion_outside_a_value_being_typed():

@@ -20,8 +20,8 @@ def test_inlay_hints_show_the_cited_text_after_each_valid_ref():
     found = hints(view_of(ORBIT))
     assert len(found) == 11  # every ref of the fixture resolves
     labels = [h.label for h in found]
-    assert labels[0] == '"cuts cold-start latency by 37%"'
-    assert labels[1] == '✓ 0.95 "cold start p50 drops from 820ms to 517m…"'
+    assert labels[0] == '"cuts cold-start latency by 37%"'  # a source in Chinese: only numbers are compared
+    assert labels[1] == '✓ 0.95 "cold start p50 … to 517ms (-37%)"'
     assert labels[5] == '✗ 0.9 "调度器在高负载下仍可能丢帧 ⚠️"'
     assert all(h.padding_left for h in found)
 
@@ -33,14 +33,30 @@ def test_a_hint_sits_just_after_its_refs_closing_brace():
     assert found[0].position == position_of(ORBIT, claim_end)
 
 
-def test_the_cited_text_is_cut_to_the_configured_width():
-    cited = "cuts cold-start latency by 37%"  # 30 characters
-    for width in (4, 10, 29):
+def test_a_long_text_shows_both_its_ends_in_the_configured_width():
+    cited = "cold start p50 drops from 820ms to 517ms (-37%)"  # 47 characters: its end says how much
+    for width in (9, 20, 46):
         found = hints(view_of(ORBIT, settings=Settings(inlay_max_length=width)))
-        assert found[0].label == '"' + cited[: width - 1] + '…"', width
-        assert all(len(h.label[h.label.index('"') + 1 : -1]) <= width for h in found), width
-    assert hints(view_of(ORBIT, settings=Settings(inlay_max_length=30)))[0].label == f'"{cited}"'  # fits: shown whole
-    assert hints(view_of(ORBIT, settings=Settings(inlay_max_length=10)))[5].label == '✗ 0.9 "调度器在高负载下仍…"'
+        inner = found[1].label[found[1].label.index('"') + 1 : -1]
+        head, tail = inner.split(" … ")
+        assert cited.startswith(head) and cited.endswith(tail) and len(inner) <= width, width
+        assert all(len(h.label[h.label.index('"') + 1 : h.label.rindex('"')]) <= width for h in found), width
+    assert hints(view_of(ORBIT, settings=Settings(inlay_max_length=47)))[1].label == f'✓ 0.95 "{cited}"'  # fits
+    assert hints(view_of(ORBIT, settings=Settings(inlay_max_length=4)))[1].label == '✓ 0.95 "col…"'  # too narrow
+    assert hints(view_of(ORBIT, settings=Settings(inlay_max_length=10)))[5].label == '✗ 0.9 "调度器 … ⚠️"'
+
+
+def test_a_claims_hint_names_the_words_its_sources_do_not_have_as_many_as_fit():
+    value = session(
+        [{"claim": claim(start=(1, "The"), end=(1, "positive")), "sources": [source()]}],
+    )
+    (said, _) = [h.label for h in hints(view_of(session_text(value)))]
+    assert said == '"The report says the outcome was positive" · not in its sources: report, says'
+    narrow = hints(view_of(session_text(value), settings=Settings(inlay_max_length=9)))[0]
+    assert narrow.label == '"The … ive" · not in its sources: report, … 1 more'
+    assert narrow.tooltip.value.endswith(
+        "\n\nnot in its sources: report, says (a word check of its supporting sources: where to look, not a verdict)"
+    )
 
 
 def test_the_tooltip_holds_the_whole_cited_text():

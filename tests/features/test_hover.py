@@ -4,10 +4,15 @@ import json
 import re
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from lsprotocol import types
+from markdown_it import MarkdownIt
 
+from sourcecheck.core.display import visible
 from sourcecheck.lsp.features.hover import hover
-from sourcecheck.lsp.markup import message_pieces
+from sourcecheck.lsp.markup import RichText, message_pieces
+from tests.support.helpers import claim, session, source
 from tests.support.lsp_support import single_claim
 from tests.support.views import (
     at,
@@ -186,7 +191,7 @@ def message_line(value: str) -> str:
 def test_a_findings_quoted_values_are_inline_code_without_escaped_backticks():
     view = view_of(fixture("broken/boundary-ambiguous"))
     line = message_line(hover_at(view, '"the"', 1).contents.value)
-    assert line == '• `"the"` occurs twice on line 2 of `article` \\(columns 5 and 9\\); extend it until it is unique'
+    assert line == '• `"the"` occurs twice on line 2 of `article` (columns 5 and 9); extend it until it is unique'
     assert "\\`" not in line
     spans, _ = code_spans(line)
     assert spans == ['"the"', "article"]
@@ -198,16 +203,33 @@ def test_a_quoted_value_holding_backticks_is_one_code_span_with_a_longer_fence()
     line = message_line(hover_at(view_of(text), '"str": "a', 9).contents.value)
     spans, outside = code_spans(line)
     assert spans == ['"a`b [y](command:z) <b>"', "d`x"]
-    assert outside == "•  occurs twice on line 1 of  \\(columns 3 and 26\\); extend it until it is unique"
+    assert outside == "•  occurs twice on line 1 of  (columns 3 and 26); extend it until it is unique"
     assert "\\`" not in line and "command:" not in outside and "<b>" not in outside
 
 
-def test_the_prose_of_a_message_stays_escaped():
+def test_the_prose_of_a_message_renders_as_written_with_no_backslash_it_does_not_need():
     view = view_of(fixture("broken/boundary-not-found"))
     line = message_line(hover_at(view, '"result"', 1).contents.value)
     spans, outside = code_spans(line)
     assert spans[:2] == ['"result"', "report"] and len(spans) == 3  # and the text of the named line
-    assert outside.endswith("the exact text \\(matching is exact, case and accents included\\)")
+    assert outside.endswith("the exact text (matching is exact, case and accents included)")
+    assert "\\" not in outside  # Neovim's hover shows a backslash escape as typed
+
+
+COMMONMARK = MarkdownIt("commonmark").enable(["strikethrough", "table"])
+PIECES = list("ab1 .-_*`[]()<>!&#;+=|~\\/:@") + ["www.", "http://", "&amp;", "1. ", "# ", "> ", "- ", "<b>", "é"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_prose_renders_in_commonmark_as_written_and_makes_no_markup(pieces):
+    written = visible("".join(pieces)).strip()
+    assume(written)
+    out = RichText(markdown=True)
+    out.para(out.prose(written))
+    blocks = COMMONMARK.parse(out.blocks[0])
+    assert [block.type for block in blocks] == ["paragraph_open", "inline", "paragraph_close"]
+    assert [child.type for child in blocks[1].children or []] == ["text"]
+    assert blocks[1].children[0].content == written
 
 
 @pytest.mark.parametrize(
@@ -240,3 +262,16 @@ def test_hover_on_a_cited_document_path_gives_its_uncited_share():
     assert "62% of its text is cited by no claim (4 passages)" in value
     sources_only = hover_at(view_of(ORBIT), '"path": "发布说明"', 10).contents.value
     assert "of its text" not in sources_only  # no claim cites it: no share to tell
+
+
+def test_hover_on_a_claim_names_the_words_its_supporting_sources_do_not_have():
+    value = session([{"claim": claim(start=(1, "The"), end=(1, "positive")), "sources": [source()]}])
+    text = session_text(value)
+    said = hover_at(view_of(text), '"str": "The"', 9).contents.value
+    aside = "not in its sources: report, says (a word check of its supporting sources: where to look, not a verdict)"
+    assert aside in said.split("\n\n")
+    plain = hover_at(view_of(text, markdown=False), '"str": "The"', 9).contents.value
+    assert aside in plain.split("\n\n")
+    on_source = hover_at(view_of(text), '"str": "outcome"', 9, after='"sources"').contents.value
+    translated = hover_at(view_of(ORBIT), '"str": "cuts"', 9).contents.value  # cited to Chinese too: numbers only
+    assert "not in its sources" not in on_source and "not in its sources" not in translated

@@ -212,6 +212,30 @@ def test_uncited_passages_select_exactly_the_text_no_claim_cites():
     assert lens.command.arguments[2][0]["range"]["start"] == {"line": 0, "character": 0}
 
 
+def test_an_uncited_passage_is_listed_from_its_first_line_holding_uncited_words():
+    # "positive" ends the claim; what follows on its line is only "." (a list showing that
+    # line would show the cited sentence as the uncited passage)
+    view = view_of(session_text(session()))
+    lens = titled(view, "2 uncited passages (72%)")
+    starts = [location["range"]["start"] for location in lens.command.arguments[2]]
+    assert starts == [{"line": 0, "character": 0}, {"line": 1, "character": 0}]
+    assert listed_passages(view, lens, "article") == ["The report says the ", "The the the end.\nSecond line."]
+
+
+def test_a_passage_of_punctuation_alone_is_listed_as_it_is():
+    text = "Claim one.\n--\nClaim two."
+    value = session(
+        [
+            {"claim": claim(start=(1, "Claim"), end=(1, "one")), "sources": [source()]},
+            {"claim": claim(start=(3, "Claim"), end=(3, "two.")), "sources": [source()]},
+        ],
+        [{"path": "article", "content": text}, {"path": "report", "content": session()["documents"][1]["content"]}],
+    )
+    view = view_of(session_text(value))
+    (lens,) = [lens for lens in lenses(view) if "uncited passage" in lens.command.title]
+    assert listed_passages(view, lens, "article") == [".\n--\n"]
+
+
 def test_uncited_passages_through_escapes_and_astral_characters_in_every_encoding():
     content = 'Tab\there "quoted" 🚀 one.\nThe claim is here.\n\\ back 中文 end\n   \nlast 😬 line'
     value = {
@@ -234,7 +258,8 @@ def test_uncited_passages_through_escapes_and_astral_characters_in_every_encodin
     for indent in (2, None):
         text = session_text(value, indent=indent)
         expected = uncited_by_the_oracle(text, "d")
-        assert len(expected) == 2
+        assert len(expected) == 2 and expected[1].startswith(".\n")
+        expected[1] = expected[1][2:]  # listed from its first line with words: the "." after the claim is left
 
         def passages(encoding, text=text):
             view = view_of(text, encoding=encoding)

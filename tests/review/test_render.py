@@ -295,3 +295,12 @@ def test_the_script_parses_and_its_class_tells_lone_surrogates_from_pairs(tmp_pa
     )
     result = subprocess.run(["node", str(probe)], check=True, capture_output=True, text=True)
     assert json.loads(result.stdout) == [1, 0, 1, 1, 0, 1, 1, 0]
+
+
+def test_each_claim_carries_the_words_its_sources_do_not_have_and_the_page_says_what_they_are():
+    value = session(
+        [{"claim": claim(start=(1, "The"), end=(1, "positive")), "sources": [source()]}, {"claim": claim()}]
+    )
+    data = Page(render(analyze(value), "s.json")).data()
+    assert [c[11] for c in data["claims"]] == ["not in its sources: report, says", None]
+    assert data["k"]["aside"] == "a word check of its supporting sources: where to look, not a verdict"

@@ -31,7 +31,11 @@ def make_client() -> LanguageClient:
     def refresh(client: LanguageClient, params: None) -> None:
         client.refreshes += 1  # type: ignore[attr-defined]
 
-    features[types.WORKSPACE_INLAY_HINT_REFRESH] = refresh
+    def refresh_hints(client: LanguageClient, params: None) -> None:
+        client.refreshes += 1  # type: ignore[attr-defined]
+        client.hint_refreshes += 1  # type: ignore[attr-defined]
+
+    features[types.WORKSPACE_INLAY_HINT_REFRESH] = refresh_hints
     features[types.WORKSPACE_CODE_LENS_REFRESH] = refresh
     features[types.WORKSPACE_SEMANTIC_TOKENS_REFRESH] = refresh
 
@@ -48,6 +52,7 @@ def make_client() -> LanguageClient:
     client.registrations = []  # type: ignore[attr-defined]
     client.published = []  # type: ignore[attr-defined]
     client.refreshes = 0  # type: ignore[attr-defined]
+    client.hint_refreshes = 0  # type: ignore[attr-defined]
     client.content_refreshes = []  # type: ignore[attr-defined]
     register_lsp_features(client, features)
     return client

@@ -157,7 +157,8 @@ def said(outcome: Outcome, diff: bool) -> str:
     verb = "would fix" if diff else "fixed"
     shown = shown_name(outcome.name)
     each = "".join(
-        f"\n  {'' if line is None else f'line {line}: '}{code} at {visible(where)}: {visible(title)}"
+        f"\n  {'' if line is None else f'line {line}: '}{code}{f' at {visible(where)}' if where else ''}"
+        f": {visible(title)}"
         for line, code, where, title in outcome.applied
     )
     return f"sourcecheck: {shown}: {verb} {plural(len(outcome.applied), 'finding')}{each}\n"

@@ -31,6 +31,7 @@ from .schema import parse_session
 from .session import Annotation, Document, Finding, Path, Ref, Session
 from .syntax import Cancelled, Stop, Tree, to_python
 from .text import Text
+from .unsupported import UnsupportedWords
 from .verdicts import Summary, summarize
 
 _SESSION_HINT = re.compile(r'"(?:annotations|documents|session)"\s*:')
@@ -234,6 +235,12 @@ class Analysis:
     def summary(self) -> Summary:
         """Verdicts of the annotations and the uncited text of the cited documents."""
         return summarize(self.session, self.value)
+
+    @cached_property
+    def unsupported(self) -> UnsupportedWords:
+        """The words of each claim its sources do not have, each computed when first asked
+        for (``unsupported.py``): opening a session computes none."""
+        return UnsupportedWords(self.annotations_by_path)
 
     @property
     def exit_code(self) -> int:

@@ -28,6 +28,23 @@ _STRUCTURAL = frozenset(",:]}\r\n")
 _CLOSE_SCAN = re.compile(r'["{}\[\]\n\r]')
 _QUOTE_OR_BRACKET = re.compile(r'["{}\[\]]')
 
+_OPENLESS = re.compile(r'[^"\\{}\[\]:,\n\r]{1,1000}(?="[ \t]*(?:[,}\]\r\n]|$))')
+"""The text of a value written without its opening quote (`Rich",`): up to a `"` that ends
+it, on its line, holding no quote, backslash, bracket, colon or comma (so what follows a
+bare word is never read past the next one, and its length is bounded: linear cost)."""
+
+
+def missing_opening_quote(text: str, pos: int) -> int:
+    """Where the value at ``pos`` ends, past its closing quote, when it is a string that
+    lacks only its opening `"`; -1 when it is not one."""
+    match = _OPENLESS.match(text, pos)
+    return match.end() + 1 if match else -1
+
+
+def opening_quote_message(value: str) -> str:
+    """What to say of a string written without its opening quote."""
+    return f'this string has no opening `"`: write `"{visible_token(value)}"`'
+
 
 @dataclass(slots=True)
 class _BrokenScan:

@@ -15,9 +15,12 @@ from typing import Any
 from .analysis import Analysis
 from .display import plural, visible
 from .session import Boundary, Document, Path, Ref
+from .unsupported import said
 from .verdicts import Coverage, Verdict, percent, valid_polarity
 
 POLARITY_MARK = {"supports": "✓", "refutes": "✗"}
+ASIDE = "a word check of its supporting sources: where to look, not a verdict"
+"""What :func:`describe_unsupported`'s words are, said beside them."""
 WINDOW = 80
 """Characters of a long document line shown around the place of interest."""
 
@@ -146,6 +149,8 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
             ]
     if ref.valid:
         out += [para(Strong(role), " · ", Code(ref.doc_path or ""), f", {where(ref)}"), Block(ref.text or "")]
+        if not ref.is_source:
+            out += describe_unsupported(analysis, ref)
     else:
         out.append(para(Strong(f"{role} does not resolve")))
         out += [para("• ", Plain(message)) for message in ref_errors(analysis, ref)]
@@ -174,6 +179,15 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
             for source in sources:
                 out += describe_source(source)
     return out
+
+
+def describe_unsupported(analysis: Analysis, claim: Ref) -> Text:
+    """The words of a claim its supporting sources' cited text does not have, said as the
+    aid it is (``core/unsupported.py``); nothing when there are none."""
+    found = analysis.unsupported.of(claim.annotation.json_path)
+    if not found:
+        return []
+    return [para(Plain(said(found)), f" ({ASIDE})")]
 
 
 def describe_failed_boundary(ref: Ref, boundary: Boundary | None) -> Text:
@@ -251,6 +265,28 @@ def coverage_of(analysis: Analysis, document: Document) -> Coverage | None:
 def uncited_title(coverage: Coverage) -> str:
     """``3 uncited passages (62%)``: the runs no resolved claim covers, and their share."""
     return f"{plural(len(coverage.runs), 'uncited passage')} ({percent(coverage.uncited_share)})"
+
+
+def listed_from(content: str, start: int, end: int) -> int:
+    """Where a list of places shows the uncited run ``[start, end)`` of ``content`` from: its
+    start, unless what the run holds of that line has no letter or digit (the "." after a
+    claim's last word: the list would show the cited sentence's line as the passage), then
+    the first line of the run that has one, from its first character that is not a space. A
+    run with no letter or digit anywhere is shown from its start."""
+    at = start
+    while at < end:
+        line_end = content.find("\n", at, end)
+        stop = end if line_end < 0 else line_end
+        if any(ch.isalnum() for ch in content[at:stop]):
+            if at == start:
+                return start
+            while content[at] in " \t":
+                at += 1
+            return at
+        if line_end < 0:
+            break
+        at = line_end + 1
+    return start
 
 
 def uncited_sentence(coverage: Coverage) -> str:

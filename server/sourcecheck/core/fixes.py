@@ -29,7 +29,8 @@ from itertools import accumulate
 from typing import Any, Literal, Protocol
 
 from .analysis import Analysis
-from .display import title_quote
+from .brokenstrings import missing_opening_quote, opening_quote_message
+from .display import title_quote, visible
 from .edits import Edit, apply
 from .extend import Extension, extensions, span_resolves
 from .insert import indent_unit, newline_of, written
@@ -614,6 +615,17 @@ def repeated_source(analysis: Analysis, finding: Finding) -> list[Fix]:
     return [Fix("Remove this repeated source", removal)] if removal else []
 
 
+def opening_quote(analysis: Analysis, finding: Finding) -> list[Fix]:
+    """A string written without its opening quote (`Rich",`): quoted. Safe: the value is
+    the text between the two places, as typed, and nothing else could be meant."""
+    start, end = analysis.extent(finding)
+    text = analysis.text
+    if missing_opening_quote(text, start) != end or finding.message != opening_quote_message(text[start : end - 1]):
+        return []
+    quoted = encode_string(text[start : end - 1])
+    return [Fix(f"Add the opening quote: `{visible(quoted)}`", (Edit(start, end, quoted),), "safe")]
+
+
 Fixer = Callable[[Analysis, Finding], list[Fix]]
 
 
@@ -640,6 +652,7 @@ FIXERS: dict[str, Fixer] = {
     "invalid-field": invalid_field,
     "empty-sources": no_sources,
     "duplicate-source": repeated_source,
+    "invalid-json": opening_quote,
 }
 
 

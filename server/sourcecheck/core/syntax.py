@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not in its stub
 from typing import Any, Protocol
 
-from .brokenstrings import AFTER_STRING, StringRecovery
+from .brokenstrings import AFTER_STRING, StringRecovery, missing_opening_quote, opening_quote_message
 from .display import visible
 from .jsonlex import (
     LITERALS,
@@ -482,6 +482,10 @@ class Parser(StringRecovery):
             name = word.group()
             if name in LITERALS:
                 return JLiteral(pos, word.end(), LITERALS[name]), word.end()
+            end = missing_opening_quote(text, pos)
+            if end > 0:
+                self.issue(pos, end, opening_quote_message(text[pos : end - 1]))
+                return JString(pos, end, text[pos : end - 1]), end
             if len(name) == 1 and not name.isalnum():
                 message = f"expected a value, found {describe_char(name)}"
             else:

@@ -40,7 +40,11 @@ def report_payload(
         error = f"{checked.name}: {checked.unreadable}"
         return {**head, "exit_code": 2, "error": error, "findings": [], "refs": []}, True  # (no range to count)
     summary = analysis.summary
-    annotations = [verdict.as_json() for verdict in summary.verdicts]
+    unsupported = analysis.unsupported
+    annotations = [
+        {**verdict.as_json(), "unsupported_words": words_json(unsupported.of(verdict.path))}
+        for verdict in summary.verdicts
+    ]
     plain = all(
         type(strength) is not float or plain_float(strength)
         for verdict in summary.verdicts
@@ -185,3 +189,8 @@ class JsonWriter:
             return
         each = b",\n    ".join(jsontext.nested(data, 2) for data in self.objects)
         self.out.data(b'{\n  "exit_code": %d,\n  "files": [\n    %s\n  ]\n}\n' % (worst, each))
+
+
+def words_json(words: tuple[str, ...] | None) -> list[str] | None:
+    """A claim's words its sources lack (``core/unsupported.py``), as ``--json`` lists them."""
+    return list(words) if words is not None else None

@@ -97,6 +97,9 @@ class DocumentMemo:
 
     wire: Any = None
     last_edit: int | None = None  # where the writer last edited (an offset of the newest text)
+    # Where the editor's cursor was last seen in an annotation, as its requests there told
+    # (hover, document highlight, code action): (the version it was seen in, an offset).
+    cursor: tuple[int, int] | None = None
     review: tuple[int, Any] | None = None  # the review page made last, by its analysis's serial
 
 
@@ -133,6 +136,22 @@ class View:
     @property
     def text(self) -> str:
         return self.analysis.text
+
+    def saw_cursor(self, position: types.Position | None) -> None:
+        """Remember that the editor's cursor is at ``position`` of this version, when that is
+        in an annotation (the one a cite from a document view then adds its source to)."""
+        if position is None:
+            return
+        offset = self.offset(position)
+        if self.analysis.annotations_between(offset, offset):
+            self.memo.cursor = (self.version, offset)
+
+    @property
+    def cursor(self) -> int | None:
+        """Where the cursor was last seen in an annotation in this version (an edit since
+        makes it unknown: the place edited is then the best guess, ``memo.last_edit``)."""
+        seen = self.memo.cursor
+        return seen[1] if seen is not None and seen[0] == self.version else None
 
     @property
     def encoding(self) -> Encoding:
@@ -249,6 +268,8 @@ class Feature(Generic[P, R]):
     article: Callable[[Any, P], R] | None = None  # the same request about a file sessions cite
     echo: bool = False  # with no view, answer with the params themselves (a lens to resolve)
     off_loop: bool = False  # made in a thread of its own (long: the review of a big session)
+    # Where a request of this kind tells the cursor is (``View.saw_cursor``), for a cite target.
+    cursor: Callable[[P], types.Position | None] | None = None
 
 
 @dataclass(frozen=True)

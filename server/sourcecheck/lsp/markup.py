@@ -4,6 +4,13 @@ Document text is untrusted: it goes only into fenced code blocks whose fence is 
 than any backtick run in it, or into inline code spans sized the same way, after every
 control and bidirectional character has been escaped. No link, HTML or command from a
 document can get through. Without markdown support the same content is plain text.
+
+Prose renders as written in CommonMark (and GitHub's dialect, which VS Code's hovers
+follow), with as few backslashes as that takes: an editor that shows the markdown as it is
+(Neovim's hover highlights it, and shows a backslash escape as typed) shows the words as
+written. A character is escaped only where it could start markup: code, emphasis, a link,
+raw HTML, an entity, strikethrough, an autolink (``www.``, ``://``, ``@``), or, first on
+the line, a heading, a quote, a list item or a thematic break.
 """
 
 from __future__ import annotations
@@ -17,7 +24,30 @@ from ..core.display import visible
 from ..core.explain import Block, Code, Para, Plain, Rule, Strong, Text
 
 _BACKTICKS = re.compile(r"`+")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~&])")
+_INLINE_MARKUP = re.compile(
+    r"\\(?=[!-/:-@\[-`{-~])"  # a backslash that would escape what follows
+    r"|[`*\[\]~@]"  # code, emphasis, a link or an image, strikethrough, an e-mail autolink
+    r"|(?<![^\W_])_|_(?![^\W_])"  # emphasis: an underscore not inside a word
+    r"|<(?=[A-Za-z/!?])"  # raw HTML, an autolink
+    r"|&(?=#?\w+;)"  # an entity
+    r"|(?i:(?<=www)\.)|:(?=//)"  # an extended autolink
+)
+_LINE_START_MARKUP = re.compile(r"[ \t]*(?:[#>+\-=|]|\d{1,9}(?=[.)]))")
+"""What makes a line a heading, a quote, a list item, a thematic break or a table row."""
+
+
+def escaped(text: str) -> str:
+    """Prose as CommonMark source that renders as ``text`` (one line)."""
+    return _INLINE_MARKUP.sub(lambda m: "\\" + m.group(), text)
+
+
+def _line_escaped(line: str) -> str:
+    """A paragraph's line, a block's first character escaped when it would start one."""
+    found = _LINE_START_MARKUP.match(line)
+    if found is None:
+        return line
+    at = found.end() if line[found.end() - 1].isdigit() else found.end() - 1
+    return line[:at] + "\\" + line[at:]
 
 
 def _longest_backtick_run(text: str) -> int:
@@ -92,7 +122,7 @@ class RichText:
         """Bold prose that we wrote (escaped all the same)."""
         if not self.markdown:
             return text
-        return "**" + _MARKDOWN_SPECIAL.sub(r"\\\1", text) + "**"
+        return "**" + escaped(text) + "**"
 
     def text(self, text: str) -> str:
         """Prose that may quote untrusted values in backticks (a finding's message), one
@@ -104,19 +134,20 @@ class RichText:
         return "".join(self.code(piece) if quoted else self.prose(piece) for piece, quoted in message_pieces(shown))
 
     def prose(self, text: str) -> str:
-        """Prose shown as it is written: every markdown character escaped."""
-        return _MARKDOWN_SPECIAL.sub(r"\\\1", text) if self.markdown else text
+        """Prose shown as it is written: every character that could start markup escaped."""
+        return escaped(text) if self.markdown else text
 
     def link(self, text: str, target: str) -> str:
         """A link we made (to a place in the session file): our words, our URI."""
         if not self.markdown:
             return text
-        label = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+        label = escaped(text)
         destination = target.replace(">", "%3E").replace(" ", "%20")
         return "[" + label + "](<" + destination + ">)"
 
     def para(self, *parts: str) -> None:
-        self.blocks.append("".join(parts))
+        line = "".join(parts)
+        self.blocks.append(_line_escaped(line) if self.markdown else line)
 
     def block(self, text: str) -> None:
         """A fenced code block for untrusted text; newlines kept, everything else visible."""

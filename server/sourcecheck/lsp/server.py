@@ -144,7 +144,10 @@ class SourceCheckServer(LanguageServer):
     async def refresh_shown(self, session_uri: str) -> None:
         """Ask the editor to fetch the text (LSP 3.18 ``workspace/textDocumentContent/refresh``;
         sent to any client that opened a view, which it did knowing the scheme) and the
-        marks of the session's open document views again."""
+        marks of the session's open document views again, and the session's inlay hints: the
+        edit may be one the server made from a view (a cite), which an editor applies to the
+        session without fetching its hints again (Neovim asks for those of the buffer it is in,
+        the view)."""
         self.refreshes.pop(session_uri, None)
         for uri in self.documents.uris():
             shown = parse_view_uri(uri)
@@ -161,6 +164,7 @@ class SourceCheckServer(LanguageServer):
                 await self.workspace_semantic_tokens_refresh_async(None)
             except Exception as error:
                 log.debug("the client did not refresh semantic tokens: %s", error)
+        await self.refresh_hints()
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -226,14 +230,22 @@ class SourceCheckServer(LanguageServer):
 
     async def refresh_views(self) -> None:
         """Ask the client to fetch inlay hints and code lenses again, if it can."""
+        await self.refresh_hints()
+        workspace = self.client_capabilities.workspace
+        try:
+            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+                await self.workspace_code_lens_refresh_async(None)
+        except Exception as error:
+            log.warning("the client did not refresh lenses: %s", error)
+
+    async def refresh_hints(self) -> None:
+        """Ask the client to fetch inlay hints again (``workspace/inlayHint/refresh``), if it can."""
         workspace = self.client_capabilities.workspace
         try:
             if workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support:
                 await self.workspace_inlay_hint_refresh_async(None)
-            if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-                await self.workspace_code_lens_refresh_async(None)
         except Exception as error:
-            log.warning("the client did not refresh hints or lenses: %s", error)
+            log.warning("the client did not refresh hints: %s", error)
 
     async def ready_session(self, uri: str, wait: bool = False) -> OpenDocument | None:
         """The open session at ``uri``, its current version analysed (see :meth:`analysed`).
@@ -629,7 +641,13 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         types.WorkspaceDiagnosticReport(items=[]),
         when=lambda client: client.pull_diagnostics,
     ),
-    Feature(types.TEXT_DOCUMENT_HOVER, hover.hover, shown=document_view.hover, article=features_article.hover),
+    Feature(
+        types.TEXT_DOCUMENT_HOVER,
+        hover.hover,
+        shown=document_view.hover,
+        article=features_article.hover,
+        cursor=lambda params: params.position,
+    ),
     Feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         together(actions.code_actions, drift.drift_actions, cite.in_session),
@@ -639,6 +657,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
         ),
         shown=cite.in_view,
         article=features_article.code_actions,
+        cursor=lambda params: params.range.start,
     ),
     Feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -648,7 +667,7 @@ FEATURES: list[Feature[Any, Any] | Handler[Any, Any]] = [
     ),
     Feature(types.TEXT_DOCUMENT_DEFINITION, navigation.definition, article=features_article.definition),
     Handler(types.WORKSPACE_SYMBOL, lambda ls, params: ls.project.symbols(params.query, ls.client), []),
-    Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, []),
+    Feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlight, [], cursor=lambda params: params.position),
     Feature(types.TEXT_DOCUMENT_REFERENCES, navigation.references, []),
     Feature(types.TEXT_DOCUMENT_PREPARE_RENAME, rename.prepare_rename),
     Feature(types.TEXT_DOCUMENT_RENAME, rename.rename, None, types.RenameOptions(prepare_provider=True)),
@@ -718,6 +737,8 @@ def guard(ls: SourceCheckServer, entry: Feature[Any, Any] | Handler[Any, Any]) -
             view = await ls.view(uri) if uri is not None else None
             if view is None or entry.function is None or (entry.needs is not None and not entry.needs(view.settings)):
                 return params if entry.echo else entry.fallback
+            if entry.cursor is not None:
+                view.saw_cursor(entry.cursor(params))
             if entry.off_loop:  # other requests are served meanwhile; a cancelled one is not waited for
                 return await asyncio.get_running_loop().run_in_executor(ls.slow_requests, entry.function, view, params)
             return entry.function(view, params)

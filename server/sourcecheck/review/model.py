@@ -5,7 +5,8 @@ Everything the page's script needs is here, computed once from an :class:`Analys
 - each document's text with its **segments**: the maximal stretches over which the set of
   claim spans, cited source spans and uncited runs covering a character does not change;
 - each claim (one per item of ``annotations``, in file order) with its verdict, its span,
-  where it sits (document line, session line) and its sources;
+  where it sits (document line, session line), its sources and the words of it they do not
+  have (``core/unsupported.py``);
 - each source with its polarity, confidence, whether it counts, its span and its findings.
 
 Offsets sent to the page are in UTF-16 code units (what a JavaScript string counts), not in
@@ -22,7 +23,9 @@ from typing import Any
 
 from ..core.analysis import Analysis
 from ..core.display import HIDDEN_CHARACTERS
+from ..core.explain import ASIDE
 from ..core.session import Document, Finding, Path, Ref
+from ..core.unsupported import said
 from ..core.verdicts import VERDICTS, WEAK, Summary, Verdict, counts, percent, valid_confidence, valid_polarity
 
 # Segment kinds: the claim verdict that shows (the most worrying one when claims overlap),
@@ -89,6 +92,7 @@ class ClaimData:
     session_line: int
     sources: list[int] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
+    unsupported: str | None = None  # "not in its sources: every, workload", when some are not
 
 
 @dataclass(slots=True)
@@ -234,6 +238,8 @@ def build(analysis: Analysis, name: str) -> Review:
         claim_ref = annotation.claim if annotation is not None else None
         doc, span, doc_line = place_of(claim_ref, index_of, units)
         claim = ClaimData(index, verdict, claim_ref, doc, span, doc_line, item_line)
+        missing = analysis.unsupported.of(("annotations", index))
+        claim.unsupported = said(missing) if missing else None
         claim.messages = by_annotation.get(index, []) + (by_ref.get(claim_ref.json_path, []) if claim_ref else [])
         if doc >= 0:
             documents[doc].claims += 1
@@ -365,6 +371,7 @@ def shared() -> dict[str, Any]:
         "refutes": CITED_REFUTES,
         "other": CITED_OTHER,
         "weak": WEAK,
+        "aside": ASIDE,
     }
 
 
@@ -391,6 +398,7 @@ def script_data(review: Review, editor: bool) -> dict[str, Any]:
                 c.verdict.weak,
                 [m.as_json() for m in c.messages],
                 c.ref.doc_path if c.ref is not None and isinstance(c.ref.doc_path, str) else None,
+                c.unsupported,
             ]
             for c in review.claims
         ],

@@ -2,8 +2,11 @@
 (:mod:`sourcecheck.core.fixes`, the same that ``sourcecheck --fix`` applies and ``--json``
 reports), each titled with what it writes and, for a boundary, the text the ref would then
 cite; preferred only when it is a finding's one repair and safe. Offered from the diagnostic
-and from the cursor on the value. An edit names the document version it was computed for,
-so a client drops it if the text has moved on; it replaces only the values it fixes.
+and from the cursor on the value; from anywhere else on a diagnostic's line when the cursor
+is on no finding (Neovim's ``gra`` at column 0 of a line whose diagnostic starts at column
+9), the nearest :data:`ON_THE_LINE` findings of its lines first. An edit names the document
+version it was computed for, so a client drops it if the text has moved on; it replaces
+only the values it fixes.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from ...core.display import visible
 from ...core.fixes import Fix, preferred, reach, repairs
 from ...core.session import Finding
 from ..app import View
+
+ON_THE_LINE = 10
+"""Findings whose repairs a cursor elsewhere on their line is offered (a one-line session
+holds them all on its line)."""
 
 
 def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic, is_preferred: bool) -> types.CodeAction:
@@ -49,13 +56,32 @@ def code_actions(view: View, params: types.CodeActionParams) -> list[types.CodeA
     analysis = view.analysis
     start, end = view.offset(params.range.start), view.offset(params.range.end)
     actions: list[types.CodeAction] = []
-    for finding in analysis.findings:
-        begin, finish = reach(analysis, finding)
-        if finish < start or begin > end:
-            continue
+    for finding in under(view, start, end):
         fixes = repairs(analysis, finding)
         if fixes:
             diagnostic = diagnostic_for(view, finding, params.context.diagnostics)
             best = preferred(fixes)
             actions.extend(code_action(view, fix, diagnostic, fix is best) for fix in fixes)
     return actions
+
+
+def under(view: View, start: int, end: int) -> list[Finding]:
+    """The findings whose repairs a cursor (or a selection) ``[start, end]`` is offered: those
+    it touches, else the nearest of those on its lines."""
+    analysis = view.analysis
+    touched = [finding for finding in analysis.findings if overlaps(reach(analysis, finding), start, end)]
+    if touched:
+        return touched
+    lines = analysis.lines
+    first, last = lines.line_of(start), lines.line_of(end)
+    around = lines.starts[first], lines.line_end(last)
+    near = [finding for finding in analysis.findings if overlaps(analysis.extent(finding), *around)]
+    return sorted(near, key=lambda finding: distance(analysis.extent(finding), start, end))[:ON_THE_LINE]
+
+
+def overlaps(extent: tuple[int, int], start: int, end: int) -> bool:
+    return extent[1] >= start and extent[0] <= end
+
+
+def distance(extent: tuple[int, int], start: int, end: int) -> int:
+    return max(extent[0] - end, start - extent[1], 0)

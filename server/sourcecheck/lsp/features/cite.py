@@ -5,12 +5,14 @@ selection offers code actions that write into the session file:
 
 - "Cite as the claim of a new annotation": an annotation with this span as its claim and
   no sources yet (the next selection, in a source document, adds them);
-- "Cite as a source that supports / refutes" the annotation being written: the one the
-  writer last edited in the session file, else the last one without a source that
-  resolves, else the last one. The title names its claim, so the writer sees which. The
-  source's confidence is a placeholder to type over where the client takes snippets in edits
-  (VS Code), else the confidence the writer gave the source before it (0.7, a reputable
-  secondary source, in a session without one).
+- "Cite as a source that supports / refutes" the annotation being written: the one at the
+  session file's cursor, as the requests the editor sends there tell (hover, document
+  highlight, code action: ``View.cursor``); else, after an edit, the one the writer last
+  edited; else the last one without a source that resolves, else the last one. The title
+  names its claim and which of these it is, so the writer sees which. The source's
+  confidence is a placeholder: one to type over where the client takes snippets in edits
+  (VS Code), else 0.7 (a reputable secondary source), named in the title. It is never
+  copied from another source: a weak source just cited would make the next one weak.
 
 Titles show both ends of the text cited (``"relieving … methods"``): what the ref starts
 and ends with is what the writer chose.
@@ -26,9 +28,10 @@ from typing import Any
 
 from lsprotocol import types
 
+from ...core.analysis import Analysis
 from ...core.display import title_quote
 from ...core.insert import Insertion, new_annotation, new_source
-from ...core.queries import annotation_being_written, content_selection, last_confidence
+from ...core.queries import DEFAULT_CONFIDENCE, annotation_being_written, content_selection
 from ...core.refs import Uncitable, cite
 from ...core.session import Document
 from ..app import Shown, View
@@ -73,7 +76,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     insertion = new_annotation(analysis, {"claim": ref, "sources": []})
     if insertion is not None:
         found.append(action(view, f"Cite {quoted} as the claim of a new annotation", insertion))
-    index = annotation_being_written(analysis, view.memo.last_edit)
+    index, which = target(view)
     annotation = analysis.annotations_by_path.get(("annotations", index)) if index is not None else None
     claim = annotation.claim if annotation is not None else None
     if index is not None and (claim is None or claim.doc_path != document.path):
@@ -82,14 +85,30 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
             if claim is not None and claim.text
             else f"annotation {index + 1}"
         )
-        confidence = last_confidence(analysis, index)
+        confidence = DEFAULT_CONFIDENCE
+        placeholder = "" if view.client.snippet_edits else f", confidence {confidence:g} (a placeholder)"
         for polarity in ("supports", "refutes"):
             source: dict[str, Any] = {**ref, "polarity": polarity, "confidence": confidence}
             insertion = new_source(analysis, index, source)
             if insertion is not None:
-                title = f"Cite {quoted} as a source that {polarity} {about}"
+                title = f"Cite {quoted} as a source that {polarity} {about} ({which}){placeholder}"
                 found.append(action(view, title, insertion, confidence))
     return found
+
+
+def target(view: View) -> tuple[int | None, str]:
+    """The annotation a new source goes to, and which one it is, said for the title."""
+    analysis = view.analysis
+    for offset, which in ((view.cursor, "at the cursor"), (view.memo.last_edit, "last edited")):
+        if offset is not None and (around := analysis.annotations_between(offset, offset)):
+            return around[0], which
+    index = annotation_being_written(analysis, None)
+    return index, "the last without a source" if index is not None and unsourced(analysis, index) else "the last"
+
+
+def unsourced(analysis: Analysis, index: int) -> bool:
+    annotation = analysis.annotations_by_path.get(("annotations", index))
+    return annotation is None or not any(source.valid for source in annotation.sources)
 
 
 def action(view: View, title: str, insertion: Insertion, confidence: int | float | None = None) -> types.CodeAction:

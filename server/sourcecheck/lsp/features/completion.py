@@ -2,7 +2,8 @@
 
 - ``path``: the session's documents, with their size;
 - ``polarity``: ``supports`` and ``refutes``;
-- ``line``: the document's line numbers, each with its text as the label detail; typing
+- ``line``: the document's line numbers, each with its text as its ``detail`` (Neovim's
+  menu shows that) and its label's description (VS Code shows that beside the label); typing
   words of a line finds it (they are in the filter text), the number is what is written;
 - ``str``: the shortest strings unique on the ref's line (for ``start`` those that begin at
   a word start, for ``end`` those that end at a word end), each shown in its line;
@@ -111,7 +112,7 @@ def plain_text(value: str) -> types.MarkupContent:
 
 
 def line_items(view: View, typing: Typing, document: Document) -> list[types.CompletionItem]:
-    """Each line's number, found by its number or by words of its text."""
+    """Each line's number with its text, found by its number or by words of its text."""
     return [
         item(
             view,
@@ -119,7 +120,8 @@ def line_items(view: View, typing: Typing, document: Document) -> list[types.Com
             str(n),
             str(n),
             types.CompletionItemKind.Value,
-            label_details=types.CompletionItemLabelDetails(description=shorten(visible(text), 60)),
+            detail=(shown := shorten(visible(text), 60)),
+            label_details=types.CompletionItemLabelDetails(description=shown),
             filter_text=f"{n} {text[:MAX_FILTER]}",
             sort_text=f"{n:08d}",
         )
@@ -138,6 +140,7 @@ def boundary_items(view: View, typing: Typing, ref: Ref, side: str, document: Do
             typing,
             text,
             types.CompletionItemKind.Text,
+            detail=f"column {column + 1}",
             label_details=types.CompletionItemLabelDetails(description=f"column {column + 1}"),
             documentation=types.MarkupContent(
                 kind=types.MarkupKind.PlainText, value=marked_line(line, [column], len(text))

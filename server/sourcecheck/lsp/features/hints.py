@@ -1,28 +1,39 @@
 """Inlay hints: the cited text after every valid ref, polarity and confidence after sources.
 
-A reviewer sees what each ref points at without hovering: ``"cuts cold-start latency…"``
-after a claim, ``✓ 0.95 "cold start p50 drops…"`` after a source. Refs that do not resolve
-get none (their diagnostic speaks). Text is shortened to ``sourcecheck.inlayHints.maxLength``
-with newlines and control characters escaped. Only the requested range is computed.
+A reviewer sees what each ref points at without hovering: ``"cuts cold-start latency by
+37%" · not in its sources: cuts, latency`` after a claim (the words of the claim its
+supporting sources' cited text does not have, ``core/unsupported.py``), ``✓ 0.95 "cold
+start p50 … 517ms (-37%)"`` after a source. Refs that do not resolve get none (their
+diagnostic speaks). A long text shows both its ends in ``sourcecheck.inlayHints.maxLength``
+characters (the word a reviewer needs is as often at its end as at its start), with
+newlines and control characters escaped. Only the requested range is computed.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from ...core.display import shorten, visible
-from ...core.explain import POLARITY_MARK, confidence_of, polarity_of
+from ...core.display import both_ends, shorten, visible
+from ...core.explain import ASIDE, POLARITY_MARK, confidence_of, polarity_of
 from ...core.session import Ref
+from ...core.unsupported import said
 from ..app import View
 
 MAX_HINTS = 2000
 """Hints per request: a request for a huge range is answered in bounded time."""
 
 
-def label(ref: Ref, width: int) -> str:
-    cited = '"' + shorten(visible(ref.text or ""), width) + '"'
+ENDS = 9
+"""The narrowest width at which both ends are shown (``col … 7%)``); below it, the start."""
+
+
+def label(ref: Ref, width: int, missing: tuple[str, ...] | None = None) -> str:
+    """A ref's hint: its cited text, after a source its polarity and confidence, after a
+    claim the words its sources lack (``missing``)."""
+    shown = visible(ref.text or "")
+    cited = '"' + (both_ends(shown, width) if width >= ENDS else shorten(shown, width)) + '"'
     if not ref.is_source:
-        return cited
+        return cited + " · " + visible(said(missing, width)) if missing else cited
     symbol = POLARITY_MARK.get(polarity_of(ref) or "", "?")
     confidence = confidence_of(ref)
     shown = f"{confidence:g}" if confidence is not None else "?"
@@ -45,12 +56,17 @@ def inlay_hints(view: View, params: types.InlayHintParams) -> list[types.InlayHi
             node = analysis.node(ref.json_path)
             if not ref.valid or node is None or not start <= node.end <= end:
                 continue
-            tooltip = types.MarkupContent(
-                kind=types.MarkupKind.PlainText, value=visible(ref.text or "", keep_newlines=True)
-            )
+            missing = None if ref.is_source else analysis.unsupported.of(annotation.json_path)
+            shown = visible(ref.text or "", keep_newlines=True)
+            if missing:
+                shown += f"\n\n{visible(said(missing))} ({ASIDE})"
+            tooltip = types.MarkupContent(kind=types.MarkupKind.PlainText, value=shown)
             hints.append(
                 types.InlayHint(
-                    position=view.position(node.end), label=label(ref, width), padding_left=True, tooltip=tooltip
+                    position=view.position(node.end),
+                    label=label(ref, width, missing),
+                    padding_left=True,
+                    tooltip=tooltip,
                 )
             )
     return hints[:MAX_HINTS]

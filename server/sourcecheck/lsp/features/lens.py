@@ -21,7 +21,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...core.explain import citations_title, coverage_of, uncited_title, verdict_title
+from ...core.explain import citations_title, coverage_of, listed_from, uncited_title, verdict_title
 from ...core.positions import LineTable
 from ...core.session import Document, Ref
 from ..app import View, lsp_range, view_uri
@@ -59,7 +59,9 @@ def ref_locations(view: View, refs: list[Ref]) -> list[dict[str, Any]]:
 
 
 def uncited_locations(view: View, document: Document) -> list[dict[str, Any]]:
-    """The passages of ``document`` no claim cites, as places in its document view."""
+    """The passages of ``document`` no claim cites, as places in its document view, each
+    from its first line holding uncited words (``core.explain.listed_from``): a list shows
+    that line's text."""
     coverage = coverage_of(view.analysis, document)
     if coverage is None or not coverage.runs:
         return []
@@ -67,7 +69,7 @@ def uncited_locations(view: View, document: Document) -> list[dict[str, Any]]:
     lines = LineTable(document.content)
     found = []
     for run in coverage.runs:
-        rng = lsp_range(lines.span(run.start, run.end, view.encoding))
+        rng = lsp_range(lines.span(listed_from(document.content, run.start, run.end), run.end, view.encoding))
         found.append({"uri": uri, "range": {"start": position_json(rng.start), "end": position_json(rng.end)}})
     return found
 

@@ -22,15 +22,15 @@
  * A message: [severity, code, text, session line].
  * @typedef {[string, string, string, number]} Msg
  * [doc, span, verdict, doc line, session line, sources, support strength, refute strength,
- *  weak, messages, path]
+ *  weak, messages, path, the words its sources do not have ("not in its sources: every")]
  * @typedef {[number, [number, number] | null, number, number, number, number[], number | null,
- *   number | null, boolean, Msg[], string | null]} Claim
+ *   number | null, boolean, Msg[], string | null, string | null]} Claim
  * [claim, doc, span, doc line, session line, polarity, polarity as written, confidence,
  *  confidence as written, counts, messages, path]
  * @typedef {[number, number, [number, number] | null, number, number, string | null, string | null,
  *   number | null, string | null, boolean, Msg[], string | null]} Source
  * @typedef {{hidden: string, letters: string[], shown: string[], uncited: number, supports: number,
- *   refutes: number, other: number, weak: number}} Shared
+ *   refutes: number, other: number, weak: number, aside: string}} Shared
  * @typedef {{name: string, editor: boolean, k: Shared, verdicts: string[], docs: Doc[], claims: Claim[],
  *   sources: Source[], order: number[]}} Data
  * @typedef {{postMessage(message: unknown): void, getState(): unknown, setState(state: unknown): void}} VsCodeApi
@@ -316,17 +316,40 @@ function fill(deadline) {
 
 // --- the sources of a claim ----------------------------------------------------------------
 const WORDS = 60;
-/** @param {number} di @param {number} s @param {number} e */
+const AROUND = 200;
+/** The nearest line with text before (`step` -1) or after (1) line `n`, its end or its start
+ * at most AROUND characters of it; null when there is none within a few lines.
+ * @param {Doc} doc @param {number} n @param {number} step */
+function around(doc, n, step) {
+  const ls = starts(doc);
+  for (let k = n + step, left = 3; left > 0 && k >= 0 && k < ls.length; k += step, left--) {
+    let a = ls[k], z = lineEnd(doc, k);
+    if (!doc.t.slice(a, z).trim()) continue;
+    const cut = z - a > AROUND;
+    if (cut && step < 0) { a = z - AROUND; if (/[\udc00-\udfff]/.test(doc.t[a])) a++; }
+    if (cut && step > 0) { z = a + AROUND; if (/[\ud800-\udbff]/.test(doc.t[z - 1])) z--; }
+    const line = el("span", "ctx around");
+    if (cut && step < 0) line.appendChild(document.createTextNode("\u2026"));
+    put(line, doc.t.slice(a, z));
+    if (cut && step > 0) line.appendChild(document.createTextNode("\u2026"));
+    return line;
+  }
+  return null;
+}
+/** A cited span in its lines, with the nearest line of text before and after it (the speaker
+ * of a quote is often on the line above). @param {number} di @param {number} s @param {number} e */
 function quote(di, s, e) {
   const doc = D.docs[di], t = doc.t;
   const first = lineOf(doc, s), last = lineOf(doc, Math.max(s, e - 1));
   const ls = starts(doc)[first], le = lineEnd(doc, last);
+  const before = around(doc, first, -1), after = around(doc, last, 1);
   let a = Math.max(ls, s - WORDS), z = Math.min(le, e + WORDS);
   if (a > ls) { const sp = t.indexOf(" ", a); if (sp !== -1 && sp < s && s - sp < WORDS) a = sp + 1; }
   if (z < le) { const sp = t.lastIndexOf(" ", z); if (sp > e) z = sp; }
   if (a > ls && a < s && /[\udc00-\udfff]/.test(t[a])) a++;
   if (z < le && z > e && /[\ud800-\udbff]/.test(t[z - 1])) z--;
   const q = el("blockquote", "quote");
+  if (before) q.appendChild(before);
   if (a > ls) q.appendChild(el("span", "ctx", "\u2026"));
   if (a < s) q.appendChild(putEl("span", "ctx", t.slice(a, s)));
   const m = el("mark");
@@ -338,6 +361,7 @@ function quote(di, s, e) {
   q.appendChild(m);
   if (z > e) q.appendChild(putEl("span", "ctx", t.slice(e, z)));
   if (z < le) q.appendChild(el("span", "ctx", "\u2026"));
+  if (after) q.appendChild(after);
   return q;
 }
 /** @param {number} di @param {number} line */
@@ -433,7 +457,7 @@ function sourceItem(k) {
 
 /** @param {number} i @param {boolean} preview */
 function claimPane(i, preview) {
-  const c = D.claims[i], [di, span, v, line, sline, srcs, sup, ref, weak, msgs, path] = c;
+  const c = D.claims[i], [di, span, v, line, sline, srcs, sup, ref, weak, msgs, path, unsupported] = c;
   const pane = el("div", "pane" + (preview ? " preview" : ""));
   pane.dataset.claim = String(i);
   pane.appendChild(el("p", "eyebrow", "Claim " + number(i) + " of " + D.claims.length + " \u00b7 annotation " + (i + 1) +
@@ -458,6 +482,12 @@ function claimPane(i, preview) {
   if (loc.childNodes.length) pane.appendChild(loc);
   if (span) pane.appendChild(quote(di, span[0], span[1]));
   else if (di >= 0 && line > 0) pane.appendChild(lineQuote(di, line));
+  if (unsupported) {
+    const p = el("p", "unsupported");
+    p.appendChild(putEl("strong", "", unsupported));
+    p.appendChild(el("span", "muted", " (" + K.aside + ")"));
+    pane.appendChild(p);
+  }
   if (msgs.length) pane.appendChild(messages(msgs));
   const counted = srcs.filter((k) => D.sources[k][9]);
   const up = counted.filter((k) => D.sources[k][5] === "supports").length;
