@@ -93,6 +93,7 @@ class SourceCheckServer(LanguageServer):
         self.article_refresh: asyncio.TimerHandle | None = None
         # One for requests that take long (the review of a big session), off the event loop.
         self.slow_requests = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sourcecheck-slow")
+        self.told: dict[str, Analysis] = {}  # each pulled session's analysis the workspace was told of
         self.tasks: set[asyncio.Task[Any]] = set()  # held here: the event loop keeps tasks only weakly
         self.refreshes: dict[str, asyncio.TimerHandle] = {}  # document views to refresh, by session
         self.ready_timeout = float(os.environ.get("SOURCECHECK_READY_TIMEOUT") or READY_TIMEOUT)  # tests shorten it
@@ -174,6 +175,7 @@ class SourceCheckServer(LanguageServer):
             if document.named_session:
                 self.project.closed(uri)
         self.project.forget(uri)
+        self.told.pop(uri, None)
         self.documents.close(uri)
         if not self.client.pull_diagnostics and uri in self.published:
             self.published.discard(uri)
@@ -357,12 +359,16 @@ class SourceCheckServer(LanguageServer):
     async def refresh_articles(self) -> None:
         """Show the open cited files' hints and diagnostics again (after a session changed)."""
         self.article_refresh = None
+        articles = 0
         for uri in self.documents.uris():
             document = self.documents.get(uri)
             if document is None or self.article_of(document) is None:
                 continue
+            articles += 1
             if not self.client.pull_diagnostics:
                 await self.publish(document)
+        if not articles:  # nothing to show again: asking the editor to refresh would only churn
+            return
         if self.client.pull_diagnostics and self.client.diagnostic_refresh:
             try:
                 await self.workspace_diagnostic_refresh_async(None)
@@ -556,7 +562,10 @@ async def pull_diagnostics(
     opened = ls.documents.get(uri)
     if opened is not None:
         ls.disk.wanted(opened)
-        if opened.is_session:  # the workspace knows its newest analysis (and stops pushing its file's)
+        if opened.is_session and ls.told.get(opened.uri) is not opened.analysis:
+            # the workspace learns its newest analysis once: a pull after a refresh the
+            # change asked for must not ask again (VS Code would pull and fetch lenses forever)
+            ls.told[opened.uri] = opened.analysis
             ls.session_changed(opened)
         if opened.disk is not None and opened.disk.reading is not None:  # a file changed: say so once read
             await ls.disk.ready(opened)
