@@ -318,6 +318,17 @@ def test_random_drifts_of_prose_keep_every_surviving_ref_and_never_point_one_at_
             raise AssertionError(carried)
 
 
+def carried_alone(old: str, new: str, start: int, end: int):
+    """What sync makes of the one ref citing ``old[start:end]`` when its document becomes ``new``."""
+    document = Document("notes", old, ("documents", 1))
+    ref = cite(document, start, end)
+    assert isinstance(ref, Boundaries)
+    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
+    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
+    (carried,) = notes.refs
+    return carried
+
+
 def test_lines_align_as_a_diff_does_and_words_within_a_changed_line():
     old = "alpha beta\nthe flag is optional for new projects\nepsilon\n"
     new = "intro\nalpha beta\nthe flag is required for new projects\nepsilon\n"
@@ -348,12 +359,7 @@ def test_a_ref_from_an_edited_line_into_the_next_survives_a_deletion_just_before
     start, end = old.index("line", old.index('"start"')), old.index("end", old.index('"start"')) + 3
     moved = (new.index("line", new.index('"After"')), new.index("end", new.index('"After"')) + 3)
     assert align(old, new).moved(start, end) == moved
-    document = Document("notes", old, ("documents", 1))
-    ref = cite(document, start, end)
-    assert isinstance(ref, Boundaries)
-    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
-    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
-    (carried,) = notes.refs
+    carried = carried_alone(old, new, start, end)
     assert carried.state == "kept" and (carried.anchor.start_line, carried.anchor.end_line) == (2, 3)
 
 
@@ -418,10 +424,5 @@ def test_a_ref_half_in_a_deleted_sentence_keeps_its_surviving_words_not_the_peri
     new = "- `claim` is a ref. Each entry is a regular ref plus two fields:\n"  # found by a random drift
     start = old.index("of source refs.")
     end = old.index("Each entry is") + len("Each entry is")
-    document = Document("notes", old, ("documents", 1))
-    ref = cite(document, start, end)
-    assert isinstance(ref, Boundaries)
-    drifted = plan(Analysis(session_of(old, [ref])), {"notes": FileContent(new), "article": FileContent("Claim")})
-    (notes,) = [d for d in drifted.documents if d.document.path == "notes"]
-    (carried,) = notes.refs
+    carried = carried_alone(old, new, start, end)
     assert carried.state == "edited" and carried.now == "Each entry is"
