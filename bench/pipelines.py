@@ -222,11 +222,11 @@ def jsonl_rows(size: int, big: Path) -> list[Row]:
 
 
 def big_json_rows(big: Path, runs: int) -> list[Row]:
-    from sourcecheck.api import report_payload
-
     try:
+        from sourcecheck.formats.json import report_payload
         from sourcecheck.inputs import check_bytes
-    except ImportError:  # a checkout before inputs.py
+    except ImportError:  # a checkout before the inputs layer and the table of formats
+        from sourcecheck.api import report_payload  # type: ignore[no-redef,attr-defined]
         from sourcecheck.cli.files import check_bytes  # type: ignore[no-redef]
     from sourcecheck.core import jsontext
 
