@@ -11,6 +11,7 @@ import pytest
 
 from sourcecheck.cli.authoring import document_path
 from sourcecheck.cli.main import main
+from tests.support.command import sc
 
 
 @pytest.fixture(autouse=True)
@@ -23,13 +24,6 @@ def in_tmp(tmp_path, monkeypatch):
     yield tmp_path
     if enabled:
         gc.enable()
-
-
-def sc(capsys, *args):
-    """Run the command in process: (exit code, stdout, stderr)."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def write(path, text, newline="\n"):

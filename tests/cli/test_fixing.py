@@ -4,18 +4,16 @@ fixed text of standard input on stdout, JSON Lines line by line, many files each
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
-import sys
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from sourcecheck.cli import fixing
-from sourcecheck.cli.main import main
 from sourcecheck.core.fixes import Fixed, fixed
+from tests.support.command import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "fixtures" / "broken"
@@ -28,18 +26,6 @@ def in_tmp(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     return tmp_path
-
-
-def run_main(*args, stdin=b""):
-    """The command in this process: exit code, stdout (bytes) and stderr."""
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    err = io.StringIO()
-    source = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", err):
-        with mock.patch.object(sys, "stdin", source):
-            code = main([str(a) for a in args])
-    out.flush()
-    return code, out.buffer.getvalue(), err.getvalue()  # type: ignore[attr-defined]
 
 
 def one_line(text: str) -> str:

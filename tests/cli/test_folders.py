@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sourcecheck.cli.main import main
+from tests.support.command import sc
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "orbit-article.sourcecheck.json"  # 1 contested claim
 
@@ -29,12 +29,6 @@ def repository(tmp_path, monkeypatch):
     (tmp_path / ".gitignore").write_text("build-output/\n")
     (tmp_path / "pyproject.toml").write_text('[tool.sourcecheck]\nexclude = ["drafts/"]\nfail-on = "contested"\n')
     return tmp_path
-
-
-def sc(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_folder_is_every_session_under_it_but_what_is_ignored_or_excluded(capsys):

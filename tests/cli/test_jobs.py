@@ -1,7 +1,6 @@
 """--jobs: batches checked in worker processes, results in input order, the pool only when it pays."""
 
 import contextlib
-import io
 import json
 import os
 import signal
@@ -15,7 +14,7 @@ import pytest
 
 from bench.sessiongen import generate
 from sourcecheck.cli import jobs
-from sourcecheck.cli.main import main
+from tests.support import command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,11 +24,8 @@ def doubled(batch):
 
 
 def run_main(*args):
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", io.StringIO()):
-        code = main([str(a) for a in args])
-    out.flush()
-    return code, out.buffer.getvalue()  # type: ignore[attr-defined]
+    """The command in this process: exit code and stdout (bytes)."""
+    return command.run_main(*args)[:2]
 
 
 @pytest.fixture(scope="module")

@@ -8,31 +8,18 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.sessiongen import generate
 from sourcecheck import check, check_lines
-from sourcecheck.cli.main import main
+from tests.support.command import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 AMBIGUOUS = json.dumps(json.loads((FIXTURES / "broken" / "boundary-ambiguous.sourcecheck.json").read_text()))
 GOOD = json.dumps(json.loads((FIXTURES / "spec-example.sourcecheck.json").read_text()), ensure_ascii=False)
-
-
-def run_main(*args, stdin=b""):
-    """The command in this process: exit code, stdout (bytes) and stderr."""
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    err = io.StringIO()
-    source = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", err):
-        with mock.patch.object(sys, "stdin", source):
-            code = main([str(a) for a in args])
-    out.flush()
-    return code, out.buffer.getvalue(), err.getvalue()  # type: ignore[attr-defined]
 
 
 def objects(data):
