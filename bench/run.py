@@ -309,11 +309,21 @@ def keystrokes(typed: str) -> list[str]:
 TYPING = ("start", "middle", "end", "same line")
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A new annotation typed at one place: each keystroke's time (s), how many keystrokes the
+    whole annotation takes, and the slowest keystroke (what the maximum is made of)."""
+
+    timings: list[float]
+    total: int
+    slowest: str
+
+
 def typing_timings(
     session: Session, report: dict[str, Any], count: int | None, fresh: Fresh | None = None
-) -> dict[str, tuple[list[float], int]]:
+) -> dict[str, Typed]:
     """A new annotation typed at each place of ``TYPING``: the time of each keystroke, until its
-    diagnostics arrive, and how many keystrokes the whole annotation takes. After each, the
+    diagnostics arrive, how many keystrokes the whole annotation takes, and which was slowest. After each, the
     file is valid again with no new finding, and is then restored (one edit deleting the
     annotation, waited for)."""
     original, findings = session.text, session.findings
@@ -347,7 +357,7 @@ def typing_timings(
         if fresh is not None:
             fresh.check(session, where)
         session.edit((at, at + len(typed), ""))
-        out[where] = (timings, len(keys))
+        out[where] = Typed(timings, len(keys), typing[max(range(len(timings)), key=timings.__getitem__)])
     assert session.text == original
     return out
 
@@ -513,7 +523,7 @@ def bench_server(
 
 def bench_edits(
     path: Path, edits: int, keystrokes: int | None, typing: bool
-) -> tuple[int, list[float], dict[str, tuple[list[float], int]]]:
+) -> tuple[int, list[float], dict[str, Typed]]:
     """The edit in a ref, then (with ``typing``) a new annotation typed at each place, in a
     fresh server: the findings on opening, the timings of the edits, those of the keystrokes."""
     server = start_server()
@@ -783,7 +793,8 @@ def request_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Ro
 def writing_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Row]:
     """Typing a new annotation at each place, and the structural changes."""
     rows: list[Row] = []
-    for where, (timings, total) in server.get("typing", {}).items():
+    for where, typed_there in server.get("typing", {}).items():
+        timings, total = typed_there.timings, typed_there.total
         median, p95 = ms(timings)
         medians.typing.setdefault(where, {})[size] = median
         typed = f"{total} keystrokes" if len(timings) == total else f"first {len(timings)} of {total} keystrokes"
@@ -791,7 +802,8 @@ def writing_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Ro
             (
                 f"  type a new annotation ({where}, {typed})",
                 f"median {median:.1f} ms",
-                f"p95 {p95:.1f} ms" + (WRONG if where in server["differing"] else ""),
+                f"p95 {p95:.1f} ms, max {max(timings) * 1000:.0f} ms ({json.dumps(typed_there.slowest)})"
+                + (WRONG if where in server["differing"] else ""),
             )
         )
     for name in STRUCTURE:
@@ -882,9 +894,9 @@ def few_findings_rows(args: argparse.Namespace, medians: Medians, largest: str, 
             f"median {median:.1f} ms, p95 {p95:.1f} ms in session-{largest}-fewfindings",
         )
     )
-    for where, (keys, _) in typed.items():
+    for where, typed_there in typed.items():
         if where in medians.typing and "100K" in medians.typing[where]:
-            median, p95 = ms(keys)
+            median, p95 = ms(typed_there.timings)
             rows.append(
                 (
                     f"type a new annotation ({where}) median, {largest} ({few} findings) / 100K",
