@@ -23,6 +23,7 @@ and the analyses holding the results are immutable snapshots.
 from __future__ import annotations
 
 import operator
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
@@ -388,7 +389,8 @@ class Memo:
                 for ref in cached.refs
             ]
         else:
-            refs = [ref.moved(annotation, path + ref.json_path[depth:], ref.document) for ref in cached.refs]
+            link = weakref.ref(annotation)
+            refs = [ref.moved_to(link, path + ref.json_path[depth:]) for ref in cached.refs]
         # The refs are the claim and the sources in the order of their keys.
         if old.claim is None:
             annotation.sources = refs
