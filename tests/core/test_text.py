@@ -33,3 +33,17 @@ def test_many_edits_make_the_text_whole_again():
         text = text.edited(i, i, "y")
     assert len(text._pieces) <= Text.MAX_PIECES
     assert str(text) == "y" * Text.MAX_PIECES + "x" * 100
+
+
+def test_typing_a_long_annotation_into_a_large_text_never_makes_it_whole():
+    # (making a 12 MB session whole took some 50 ms of one keystroke in 64)
+    size = 200_000
+    text, expected = Text("x" * size), "x" * size
+    at = size // 2
+    typed = '{"claim": {"path": "article", "start": {"line": 1, "str": "A"}}}, ' * 20
+    for ch in typed:
+        text, expected = text.edited(at, at, ch), expected[:at] + ch + expected[at:]
+        at += 1
+    text, expected = text.edited(at - 3, at, ""), expected[: at - 3] + expected[at:]  # backspaces
+    assert len(text._pieces) <= 3 and text._full is None
+    assert str(text) == expected
