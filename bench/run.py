@@ -80,6 +80,7 @@ from bench.client import (
     position,
     start_server,
 )
+from bench.client import decode as client_decode
 from bench.sessiongen import generate_sized, parse_size
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -454,7 +455,7 @@ def bench_server(
         result["finding count"] = session.findings
         result["open message decode"] = decode_time(opening[opening.index(b"\r\n\r\n") + 4 :], server_decode)
         report = json.dumps({"jsonrpc": "2.0", "id": 1, "result": first}).encode()
-        result["report"] = (len(report), decode_time(report))
+        result["report"] = (len(report), decode_time(report, client_decode))
         result["memory after opening"] = server.memory_mb("VmRSS")
         if groups & {"edits", "ratio"}:
             result["edit in a ref"] = edits_in_refs(session, edits)
