@@ -45,7 +45,7 @@ from .core.analysis import Analysis
 from .core.display import plural, title_quote, visible
 from .core.positions import Encoding
 from .core.session import pointer
-from .core.verdicts import Verdict
+from .core.verdicts import ClaimVerdict
 
 
 class Refused(Exception):
@@ -101,7 +101,7 @@ class FailingClaim:
     named: str  # the --fail-on word that names it ("refuted", "weak")
     text: str | None  # the claim's text (None: it does not resolve)
     extent: tuple[int, int]  # in the session file's text
-    verdict: Verdict
+    verdict: ClaimVerdict
 
     @property
     def message(self) -> str:

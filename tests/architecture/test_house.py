@@ -74,3 +74,19 @@ def test_a_script_or_a_style_in_a_python_string_is_seen():
     assert scripts_and_styles('S = """body { margin: 0; color: #222; }"""\n') == [1]
     assert scripts_and_styles("J = \"document.querySelector('#x').addEventListener('click', () => {})\"\n") == [1]
     assert scripts_and_styles('M = "a ref: `x`; a line: 3"\n') == []
+
+
+def classes_named() -> dict[str, list[str]]:
+    """The modules of the package defining each class name."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "server" / "sourcecheck").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_no_class_name_is_defined_twice():
+    # (the API's report types are the public names, `sourcecheck.Finding` and the others;
+    # the core's are named for what they are inside an analysis: docs/decisions.md, the house)
+    assert {name: where for name, where in classes_named().items() if len(where) > 1} == {}

@@ -25,7 +25,7 @@ from typing import Any
 from .. import workspace
 from ..core.analysis import Analysis
 from ..core.display import title_quote, visible
-from ..core.edits import Edit, apply
+from ..core.edits import TextEdit, apply
 from ..core.insert import new_annotation
 from ..core.queries import last_confidence
 from ..inputs import Refused, load_session
@@ -160,7 +160,7 @@ def run_add(args: argparse.Namespace) -> int:
     insertion = new_annotation(analysis, annotation)
     if insertion is None:
         raise Refused(f"{session.shown}: `annotations` is not an array; fix it first")
-    text = apply(analysis.text, [Edit(insertion.start, insertion.end, insertion.text)])
+    text = apply(analysis.text, [TextEdit(insertion.start, insertion.end, insertion.text)])
     check_added(Analysis(text), len(analysis.session.annotations), session.shown)
     write_atomically(session.name, text, expect=session.data)
     said = [f"claim {quote(claim_text)}"] + [

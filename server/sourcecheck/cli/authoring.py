@@ -34,7 +34,7 @@ from ..core.analysis import Analysis
 from ..core.display import EscapingParser, plural, visible
 from ..core.explain import coverage_of, uncited_title
 from ..core.jsonlex import escape_lone_surrogates
-from ..core.session import Document, Ref
+from ..core.session import CheckedRef, Document
 from ..inputs import Refused, load_session, read_source, shown_name
 from . import adding, importing, report
 from .citing import find_document, make_ref, read_text_argument
@@ -177,13 +177,13 @@ COLOURS = {"^": "1;35", "+": "1;32", "-": "1;31", "?": "1;33", "*": "1;36"}
 LEGEND = {CLAIM: "claim", SUPPORTS: "supporting source", REFUTES: "refuting source", OTHER: "source, no valid polarity"}
 
 
-def kind_of(ref: Ref) -> int:
+def kind_of(ref: CheckedRef) -> int:
     if not ref.is_source:
         return CLAIM
     return {"supports": SUPPORTS, "refutes": REFUTES}.get(ref.polarity if isinstance(ref.polarity, str) else "", OTHER)
 
 
-def coverage(document: Document, refs: list[Ref]) -> bytes:
+def coverage(document: Document, refs: list[CheckedRef]) -> bytes:
     """One byte per content character: the kinds of ref spans covering it, or-ed."""
     size = len(document.content)
     combined = 0
@@ -294,7 +294,7 @@ def painted_marks(marks: str, colour: bool) -> str:
     )
 
 
-def ref_count(document: Document, refs: list[Ref]) -> str:
+def ref_count(document: Document, refs: list[CheckedRef]) -> str:
     if not refs:
         return f"{quoted(document.path)}: no ref cites it"
     claims = sum(1 for ref in refs if not ref.is_source)

@@ -17,7 +17,7 @@ from ..core.analysis import Analysis
 from ..core.display import json_visible, plural, visible
 from ..core.driftsaid import claim_said, lines_of, named, outcome_said, quote, ref_said, refs_phrase, unread_phrase
 from ..core.jsonlex import escape_lone_surrogates
-from ..core.session import Ref, pointer
+from ..core.session import CheckedRef, pointer
 from ..inputs import Refused, SessionFile, load_session
 from .files import write_atomically
 
@@ -105,7 +105,7 @@ def sync_exit(drift: resync.Drift, result: Synced, check: bool, accept: bool | f
     return 1 if left_failing(result) else 0
 
 
-def ref_label(session: SessionFile, ref: Ref) -> str:
+def ref_label(session: SessionFile, ref: CheckedRef) -> str:
     """Where a ref is, for a person: ``FILE:LINE: /annotations/0/sources/0`` (the line of the
     session file), its claim, its document and lines."""
     analysis = session.analysis

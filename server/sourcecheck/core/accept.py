@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from .analysis import Analysis
-from .edits import Edit, apply
+from .edits import TextEdit, apply
 from .jsonlex import encode_string
 from .jsonnodes import JArray
 from .resync import DocumentDrift, Drift, RefDrift, TextPlace
-from .session import Path, Ref
+from .session import CheckedRef, Path
 
 Action = Literal["re-anchored", "source removed", "annotation removed"]
 
@@ -48,14 +48,14 @@ class Accepted:
 class Synced:
     """The session's text after a sync: the edits, and what accepting did to changed refs."""
 
-    edits: tuple[Edit, ...]
+    edits: tuple[TextEdit, ...]
     outcomes: tuple[Accepted, ...]
 
     def text(self, before: str) -> str:
         return apply(before, self.edits)
 
 
-def claim_text(ref: Ref) -> str | None:
+def claim_text(ref: CheckedRef) -> str | None:
     """The text of the claim of the annotation ``ref`` belongs to."""
     annotation = ref.annotation_link()
     claim = annotation.claim if annotation is not None else None
@@ -70,11 +70,11 @@ def outcome_of(drift: RefDrift) -> Action:
     return "re-anchored"
 
 
-def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[Edit]:
+def coordinates(analysis: Analysis, ref: CheckedRef, anchor_of: RefDrift) -> list[TextEdit]:
     """The edits that give ``ref`` the coordinates of its anchor (only the values that change)."""
     anchor = anchor_of.anchor
     assert anchor is not None and ref.start is not None and ref.end is not None
-    found: list[Edit] = []
+    found: list[TextEdit] = []
     for side, boundary, line, text in (
         ("start", ref.start, anchor.start_line, anchor.start_str),
         ("end", ref.end, anchor.end_line, anchor.end_str),
@@ -84,11 +84,11 @@ def coordinates(analysis: Analysis, ref: Ref, anchor_of: RefDrift) -> list[Edit]
                 continue
             node = analysis.node(ref.json_path + (side, key))
             if node is not None:
-                found.append(Edit(node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
+                found.append(TextEdit(node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
     return found
 
 
-def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> list[Edit]:
+def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> list[TextEdit]:
     """Delete the items ``indices`` of the array at ``array_path`` with the commas between
     them (non-overlapping edits; every item gone leaves ``[]``)."""
     array = analysis.node(array_path)
@@ -97,15 +97,17 @@ def removed_items(analysis: Analysis, array_path: Path, indices: set[int]) -> li
     items = array.items
     gone = sorted(i for i in indices if 0 <= i < len(items))
     if len(gone) == len(items):
-        return [Edit(array.start + 1, array.end - 1, "")]
+        return [TextEdit(array.start + 1, array.end - 1, "")]
     last_kept = max(i for i in range(len(items)) if i not in indices)
     return [
-        Edit(items[i].start, items[i + 1].start, "") if i < last_kept else Edit(items[i - 1].end, items[i].end, "")
+        TextEdit(items[i].start, items[i + 1].start, "")
+        if i < last_kept
+        else TextEdit(items[i - 1].end, items[i].end, "")
         for i in gone
     ]
 
 
-def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[Edit], set[Path]]:
+def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[TextEdit], set[Path]]:
     """The edits removing deleted sources and annotations whose claim was deleted, and the
     paths of the items removed."""
     annotations = {int(o.annotation[1]) for o in outcomes if o.action == "annotation removed"}
@@ -122,7 +124,7 @@ def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[Edit],
     return edits, gone
 
 
-def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) -> list[Edit]:
+def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) -> list[TextEdit]:
     """The replacements that bring one document up to date: its ``content``, and the
     coordinates of each ref carried over (with ``accept``, each edited ref too). Removals are
     :func:`synced`'s (they may span several documents' refs)."""
@@ -130,7 +132,7 @@ def document_edits(analysis: Analysis, document: DocumentDrift, accept: bool) ->
     node = analysis.content_node(document.document)
     if content is None or node is None:
         return []
-    found: list[Edit] = [Edit(node.start, node.end, encode_string(content))]
+    found: list[TextEdit] = [TextEdit(node.start, node.end, encode_string(content))]
     for ref in document.refs:
         if ref.anchor is None or not ref.moves or ref.state == "deleted" or (ref.changed and not accept):
             continue
@@ -154,7 +156,7 @@ def synced(drift: Drift, accept: bool | frozenset[str] = False) -> Synced:
     return Synced(tuple(sorted(kept + removals)), tuple(outcomes))
 
 
-def _inside_any(analysis: Analysis, edit: Edit, gone: set[Path]) -> bool:
+def _inside_any(analysis: Analysis, edit: TextEdit, gone: set[Path]) -> bool:
     """Whether an edit lies in an item being removed (found by its place in the text)."""
     for path in gone:
         node = analysis.node(path)
@@ -182,7 +184,7 @@ def with_verdicts(before: Analysis, result: Synced, after: Analysis) -> Synced:
     )
 
 
-def ref_removal(analysis: Analysis, ref: Ref) -> list[Edit]:
+def ref_removal(analysis: Analysis, ref: CheckedRef) -> list[TextEdit]:
     """Remove a source from its annotation (a claim: its annotation), whatever the rest of its
     document's drift: a removed ref cites nothing, in the old content or the new."""
     path = ref.json_path
@@ -191,7 +193,7 @@ def ref_removal(analysis: Analysis, ref: Ref) -> list[Edit]:
     return removed_items(analysis, ("annotations",), {int(path[1])})
 
 
-def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: TextPlace) -> list[Edit] | None:
+def cited_at(analysis: Analysis, document: DocumentDrift, ref: RefDrift, place: TextPlace) -> list[TextEdit] | None:
     """Bring the document up to date with ``ref`` citing its text at ``place`` (a copy, or one
     of the places it moved to); None when another ref of the document changed too (that one
     is judged first) or no boundary is unique there."""

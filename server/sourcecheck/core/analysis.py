@@ -28,7 +28,7 @@ from .positions import Encoding, LineTable, Span
 from .registry import SEVERITY
 from .rules import check, exit_code
 from .schema import parse_session
-from .session import Annotation, Document, Finding, Path, Ref, Session
+from .session import Annotation, CheckedRef, Document, Path, Session, Violation
 from .syntax import Cancelled, Stop, Tree, to_python
 from .text import Text
 from .unsupported import UnsupportedWords
@@ -47,7 +47,7 @@ ContentMap = tuple[Node | None, tuple[int, int] | None, StringMap | None]
 """A document's item, its extent when its content was mapped, and the content's escape map."""
 
 
-def _by_start(pair: tuple[tuple[int, int], Finding]) -> int:
+def _by_start(pair: tuple[tuple[int, int], Violation]) -> int:
     """The sort key of a finding by where it starts."""
     return pair[0][0]
 
@@ -123,7 +123,7 @@ class Analysis:
             self.derived = Derivation.of(previous.serial, previous.source, edit)
         self._inherited_maps = previous.__dict__.get("_content_maps", {}) if previous is not None else {}
         self.session: Session
-        rule_findings: list[Finding]
+        rule_findings: list[Violation]
         self.value: Any = None  # the plain JSON value of the text, as far as it parses
         if self.tree.root is None:
             self.session, rule_findings = Session(), []
@@ -139,7 +139,7 @@ class Analysis:
         if self.tree.unsure:
             self._settle_duplicates()
         findings = [
-            Finding("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end))
+            Violation("invalid-json", SEVERITY["invalid-json"], issue.message, (), None, (issue.start, issue.end))
             for issue in self.tree.issues
         ]
         findings += rule_findings
@@ -147,7 +147,7 @@ class Analysis:
         # others): no lazily decoded item is to be expanded to find them.
         findings += self._duplicate_key_findings(expand=not reused)
         self._extents: dict[int, tuple[int, int]] = {}
-        self._origins: dict[int, Finding] = self.memo.origins if self.memo is not None else {}
+        self._origins: dict[int, Violation] = self.memo.origins if self.memo is not None else {}
         if self.derived is not None:
             assert previous is not None
             # A reused finding moves with the text after the edit (Derivation.moved, written
@@ -164,7 +164,7 @@ class Analysis:
                     extents[id(finding)] = (old[0] + delta, old[1] + delta)
         placed = [(self.extent(f), f) for f in findings]
         placed.sort(key=_by_start)
-        self.findings: list[Finding] = [f for _, f in placed]
+        self.findings: list[Violation] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
 
     def _settle_duplicates(self) -> None:
@@ -205,7 +205,7 @@ class Analysis:
                         item.has_duplicates = item.colons - _colons_in(checked.refs) != checked.keys
         tree.unsure = []
 
-    def origin(self, finding: Finding) -> Finding:
+    def origin(self, finding: Violation) -> Violation:
         """The finding of the analysis this one was derived from that ``finding`` is (the
         same object, or its copy where the annotation it is in moved); itself if none."""
         return self._origins.get(id(finding), finding)
@@ -252,11 +252,11 @@ class Analysis:
 
     # -- places
 
-    def extent(self, finding: Finding) -> tuple[int, int]:
+    def extent(self, finding: Violation) -> tuple[int, int]:
         """The offsets of the value a finding is about."""
         return self._extents.get(id(finding)) or self._locate(finding)
 
-    def _locate(self, finding: Finding) -> tuple[int, int]:
+    def _locate(self, finding: Violation) -> tuple[int, int]:
         if finding.extent is not None:
             return finding.extent
         return self.tree.locate(finding.path) or (0, 0)
@@ -264,7 +264,7 @@ class Analysis:
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
         return self.lines.span(start, end, encoding)
 
-    def finding_span(self, finding: Finding, encoding: Encoding = Encoding.UTF16) -> Span:
+    def finding_span(self, finding: Violation, encoding: Encoding = Encoding.UTF16) -> Span:
         return self.span(*self.extent(finding), encoding)
 
     def node(self, path: Path) -> Node | None:
@@ -303,7 +303,7 @@ class Analysis:
             if on_key:
                 return Place(path, node, True)
 
-    def ref_at(self, offset: int) -> tuple[Ref, Path] | None:
+    def ref_at(self, offset: int) -> tuple[CheckedRef, Path] | None:
         """The ref whose text holds ``offset``, and the path of the part under it."""
         place = self.place_at(offset)
         if place is None:
@@ -364,16 +364,16 @@ class Analysis:
             return None
         return document, mapping.decoded_offset(offset)
 
-    def refs_into(self, document: Document) -> list[Ref]:
+    def refs_into(self, document: Document) -> list[CheckedRef]:
         return [ref for ref in self.session.refs if ref.document is not None and ref.document.path == document.path]
 
-    def span_extent(self, ref: Ref) -> tuple[int, int] | None:
+    def span_extent(self, ref: CheckedRef) -> tuple[int, int] | None:
         """File offsets of the text a valid ref cites, inside its document's ``content``."""
         if not ref.valid or ref.document is None or ref.span is None:
             return None
         return self.content_extent(ref.document, *ref.span)
 
-    def refs_covering(self, document: Document, offset: int) -> list[Ref]:
+    def refs_covering(self, document: Document, offset: int) -> list[CheckedRef]:
         """Valid refs whose cited span holds the content character at ``offset``."""
         return [
             ref
@@ -390,7 +390,7 @@ class Analysis:
         return member.value.items if member is not None and isinstance(member.value, JArray) else []
 
     @cached_property
-    def refs_by_path(self) -> dict[Path, Ref]:
+    def refs_by_path(self) -> dict[Path, CheckedRef]:
         return {ref.json_path: ref for ref in self.session.refs}
 
     @cached_property
@@ -416,7 +416,7 @@ class Analysis:
 
     # -- duplicates
 
-    def _duplicate_key_findings(self, expand: bool) -> list[Finding]:
+    def _duplicate_key_findings(self, expand: bool) -> list[Violation]:
         for lazy in iter_lazy(self.tree.root) if expand else ():
             if lazy.has_duplicates:
                 self.tree.expand(lazy)
@@ -425,7 +425,7 @@ class Analysis:
             where = f" (line {self.lines.line_of(dup.first_key.start) + 1})"
             target = dup.value if dup.value is not None else dup.key
             found.append(
-                Finding(
+                Violation(
                     "duplicate-key",
                     SEVERITY["duplicate-key"],
                     f"the key `{visible(dup.key.value)}` appears twice in this object; the last one wins, so the "
@@ -438,7 +438,7 @@ class Analysis:
         return found
 
 
-def _colons_in(refs: list[Ref]) -> int:
+def _colons_in(refs: list[CheckedRef]) -> int:
     """The `:` in the paths and boundaries of refs resolved in one go (the strings of a clean
     annotation but its sources' polarities, which hold none), read off their JSON values."""
     parts = [part for ref in refs for part in (ref.doc_path, ref.raw["start"]["str"], ref.raw["end"]["str"])]

@@ -17,7 +17,7 @@ from typing import Literal
 
 from .analysis import Analysis
 from .resync import Alignments, Drift, FileContent, RefDrift, RefState, plan
-from .session import Path, Ref, pointer
+from .session import CheckedRef, Path, pointer
 from .verdicts import valid_confidence
 
 Role = Literal["claim", "source"]
@@ -39,7 +39,7 @@ class CitedSpan:
     """One ref of one session into the file, where it stands in the file's text now."""
 
     session: str  # the session's name (its URI, for the server)
-    ref: Ref  # in the session's analysis
+    ref: CheckedRef  # in the session's analysis
     role: Role
     state: RefState  # kept (its text stands as cited), moved, edited, deleted
     span: tuple[int, int] | None  # in the file's text now (None: its text was deleted)
@@ -59,7 +59,7 @@ class CitedSpan:
         return self.state == "edited" or self.state == "deleted"
 
 
-def _others(ref: Ref) -> tuple[Other, ...]:
+def _others(ref: CheckedRef) -> tuple[Other, ...]:
     annotation = ref.annotation_link()
     if annotation is None:
         return ()

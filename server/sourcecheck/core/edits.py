@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 
-class Edit(NamedTuple):
+class TextEdit(NamedTuple):
     """Replace the text's ``[start, end)`` with ``text``."""
 
     start: int
@@ -27,4 +27,4 @@ def apply(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
     return "".join(pieces)
 
 
-__all__ = ["Edit", "apply"]
+__all__ = ["TextEdit", "apply"]

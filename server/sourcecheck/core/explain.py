@@ -14,9 +14,9 @@ from typing import Any
 
 from .analysis import Analysis
 from .display import plural, visible
-from .session import Boundary, Document, Path, Ref
+from .session import Boundary, CheckedRef, Document, Path
 from .unsupported import said
-from .verdicts import Coverage, Verdict, percent, valid_polarity
+from .verdicts import ClaimVerdict, DocumentCoverage, percent, valid_polarity
 
 POLARITY_MARK = {"supports": "✓", "refutes": "✗"}
 ASIDE = "a word check of its supporting sources: where to look, not a verdict"
@@ -103,29 +103,29 @@ def marked_line(line: str, columns: list[int], length: int) -> str:
     return text + "\n" + " " * len(prefix) + "".join(marks).rstrip()
 
 
-def where(ref: Ref) -> str:
+def where(ref: CheckedRef) -> str:
     """``line 3`` or ``lines 3–5``."""
     assert ref.start is not None and ref.end is not None
     return f"line {ref.start.line}" if ref.start.line == ref.end.line else f"lines {ref.start.line}–{ref.end.line}"
 
 
-def polarity_of(ref: Ref) -> str | None:
+def polarity_of(ref: CheckedRef) -> str | None:
     """The source's polarity when it is a valid one (it may be any JSON value at all)."""
     return valid_polarity(ref.polarity)
 
 
-def confidence_of(ref: Ref) -> int | float | None:
+def confidence_of(ref: CheckedRef) -> int | float | None:
     """The source's confidence when it is a number (it may be any JSON value at all)."""
     value: Any = ref.confidence
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def ref_errors(analysis: Analysis, ref: Ref) -> list[str]:
+def ref_errors(analysis: Analysis, ref: CheckedRef) -> list[str]:
     """The messages of the errors found on a ref."""
     return [f.message for f in analysis.findings if f.ref is ref and f.severity.value == "error"]
 
 
-def describe_source(source: Ref) -> Text:
+def describe_source(source: CheckedRef) -> Text:
     polarity = polarity_of(source)
     mark = POLARITY_MARK.get(polarity or "", "?")
     confidence = confidence_of(source)
@@ -135,7 +135,7 @@ def describe_source(source: Ref) -> Text:
     return [para(head, " · ", Code(source.doc_path or "?"), " · does not resolve")]
 
 
-def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
+def describe_ref(analysis: Analysis, ref: CheckedRef, part: Path) -> Text:
     """A ref as a hover tells it, ``part`` being the path of what is pointed at inside it
     (``("start", "line")``, ``("path",)``, or ``()`` for the ref itself)."""
     out: Text = []
@@ -181,7 +181,7 @@ def describe_ref(analysis: Analysis, ref: Ref, part: Path) -> Text:
     return out
 
 
-def describe_unsupported(analysis: Analysis, claim: Ref) -> Text:
+def describe_unsupported(analysis: Analysis, claim: CheckedRef) -> Text:
     """The words of a claim its supporting sources' cited text does not have, said as the
     aid it is (``core/unsupported.py``); nothing when there are none."""
     found = analysis.unsupported.of(claim.annotation.json_path)
@@ -190,7 +190,7 @@ def describe_unsupported(analysis: Analysis, claim: Ref) -> Text:
     return [para(Plain(said(found)), f" ({ASIDE})")]
 
 
-def describe_failed_boundary(ref: Ref, boundary: Boundary | None) -> Text:
+def describe_failed_boundary(ref: CheckedRef, boundary: Boundary | None) -> Text:
     document = ref.document
     if boundary is None or document is None or not 1 <= boundary.line <= len(document.lines) or boundary.resolved:
         return []
@@ -230,7 +230,7 @@ def describe_document(analysis: Analysis, doc_path: str) -> Text:
 # --- annotations and documents -------------------------------------------------------
 
 
-def verdict_title(verdict: Verdict) -> str:
+def verdict_title(verdict: ClaimVerdict) -> str:
     """An annotation's verdict and the counted sources it comes from (docs/rules.md):
     ``supported: 2 supports (max 0.95)``, ``supported only weakly: 1 supports (max 0.2)``,
     ``contested: 1 supports (max 0.8) · 2 refutes (max 0.9)``, ``unverified: no source
@@ -257,12 +257,12 @@ def citations_title(analysis: Analysis, document: Document) -> str:
     return "cited by " + plural(len(analysis.refs_into(document)), "ref")
 
 
-def coverage_of(analysis: Analysis, document: Document) -> Coverage | None:
+def coverage_of(analysis: Analysis, document: Document) -> DocumentCoverage | None:
     """The uncited text of a document (None: no claim cites it)."""
     return next((found for found in analysis.summary.coverage if found.document is document), None)
 
 
-def uncited_title(coverage: Coverage) -> str:
+def uncited_title(coverage: DocumentCoverage) -> str:
     """``3 uncited passages (62%)``: the runs no resolved claim covers, and their share."""
     return f"{plural(len(coverage.runs), 'uncited passage')} ({percent(coverage.uncited_share)})"
 
@@ -289,7 +289,7 @@ def listed_from(content: str, start: int, end: int) -> int:
     return start
 
 
-def uncited_sentence(coverage: Coverage) -> str:
+def uncited_sentence(coverage: DocumentCoverage) -> str:
     """``62% of its text is cited by no claim (3 passages)``."""
     if not coverage.runs:
         return "all of its text is cited by claims"

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .occurrences import occurrences
-from .session import Boundary, Ref
+from .session import Boundary, CheckedRef
 
 MAX_EXTENSION = 400
 """Characters a boundary is extended by at most to make it unique (each longer string is
@@ -100,7 +100,7 @@ def extend_left(line: str, end: int, length: int) -> str | None:
     return line[start:end]
 
 
-def extensions(ref: Ref, side: str) -> list[Extension]:
+def extensions(ref: CheckedRef, side: str) -> list[Extension]:
     """One extension per occurrence of an ambiguous boundary that can be made unique."""
     boundary: Boundary | None = ref.start if side == "start" else ref.end
     other: Boundary | None = ref.end if side == "start" else ref.start
@@ -142,7 +142,7 @@ def whole_word_occurrences(line: str, text: str, side: str, columns: Sequence[in
 
 
 def _span_with(
-    ref: Ref, side: str, column: int, lines: Sequence[str], other: Boundary
+    ref: CheckedRef, side: str, column: int, lines: Sequence[str], other: Boundary
 ) -> tuple[str | None, bool | None]:
     """The ref's text if ``side`` sat at ``column`` (None when the other side is unresolved)."""
     assert ref.start is not None and ref.end is not None

@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol
 from .analysis import Analysis
 from .brokenstrings import missing_opening_quote, opening_quote_message
 from .display import title_quote, visible
-from .edits import Edit, apply
+from .edits import TextEdit, apply
 from .extend import Extension, extensions, span_resolves
 from .insert import indent_unit, newline_of, written
 from .jsonlex import encode_string
@@ -39,21 +39,21 @@ from .jsonnodes import JArray, JObject, JString
 from .meant import confidence_meant, confidence_text, polarity_word
 from .messages import misspellings, reversed_repairs, same_but_case_or_extension, wraps_a_session
 from .occurrences import occurrences
-from .placing import Placement, carried_by, own_fix, placements, state
+from .placing import RefPlacement, carried_by, own_fix, placements, state
 from .refs import Boundaries, resolves_to
 from .schema import fields_of
-from .session import Document, Finding, Path, Ref, Side
+from .session import CheckedRef, Document, Path, Side, Violation
 
 Applicability = Literal["safe", "unsafe"]
 TITLE_WIDTH = 60
 
 
 @dataclass(frozen=True, slots=True)
-class Fix:
+class Repair:
     """One repair of a finding."""
 
     title: str  # what it does, quoting the exact replacement and, for a ref, what it then cites
-    edits: tuple[Edit, ...]
+    edits: tuple[TextEdit, ...]
     applicability: Applicability = "unsafe"
 
     @property
@@ -87,11 +87,11 @@ def _value(analysis: Analysis, path: Path) -> Extent | None:
     return Extent(*found) if found is not None else None
 
 
-def _replace(node: Spanned | None, text: str) -> tuple[Edit, ...]:
-    return (Edit(node.start, node.end, text),) if node is not None else ()
+def _replace(node: Spanned | None, text: str) -> tuple[TextEdit, ...]:
+    return (TextEdit(node.start, node.end, text),) if node is not None else ()
 
 
-def _cites(ref: Ref, start: tuple[int, str], end: tuple[int, str]) -> str | None:
+def _cites(ref: CheckedRef, start: tuple[int, str], end: tuple[int, str]) -> str | None:
     """The text ``ref`` would cite with these (line, str) boundaries (None: it would not resolve)."""
     if ref.document is None or ref.doc_path is None:
         return None
@@ -103,7 +103,7 @@ def _cite_note(text: str | None) -> str:
     return f": cites {title_quote(text, TITLE_WIDTH, ends=True)}" if text is not None else ""
 
 
-def _boundaries(ref: Ref, side: str, line: int, text: str) -> tuple[tuple[int, str], tuple[int, str]]:
+def _boundaries(ref: CheckedRef, side: str, line: int, text: str) -> tuple[tuple[int, str], tuple[int, str]]:
     """The ref's (line, str) boundaries with one of them replaced."""
     assert ref.start is not None and ref.end is not None
     start = (line, text) if side == "start" else (ref.start.line, ref.start.str)
@@ -121,20 +121,20 @@ def extension_title(extension: Extension) -> str:
     return f"Extend {extension.side} to {new} (occurrence {extension.occurrence}, column {extension.column + 1})"
 
 
-def extend_boundary(analysis: Analysis, finding: Finding) -> list[Fix]:
+def extend_boundary(analysis: Analysis, finding: Violation) -> list[Repair]:
     """One extension per occurrence the author can mean (which one: only they know)."""
     if finding.ref is None:
         return []
     found = extensions(finding.ref, _side_of(finding))
     node = _value(analysis, finding.path)
-    return [Fix(extension_title(e), _replace(node, encode_string(e.new_str))) for e in found]
+    return [Repair(extension_title(e), _replace(node, encode_string(e.new_str))) for e in found]
 
 
-def _side_of(finding: Finding) -> Side:
+def _side_of(finding: Violation) -> Side:
     return "start" if finding.path[-2] == "start" else "end"
 
 
-def not_found(analysis: Analysis, finding: Finding) -> list[Fix]:
+def not_found(analysis: Analysis, finding: Violation) -> list[Repair]:
     """The text the boundary was meant to be (core/nearmiss.py): on its line, written with
     other quotes, case or spacing (safe when found once: its one repair, alone); else the ref
     repaired as a whole (core/placing.py): this boundary's candidates (its line's text
@@ -154,17 +154,17 @@ def not_found(analysis: Analysis, finding: Finding) -> list[Fix]:
             return []  # it would run backward: not a repair
         edits = _replace(_value(analysis, ref.boundary_path(boundary) + ("str",)), encode_string(evident.text))
         title = f"Write {_quoted(evident.text, 40)}, the line's exact text{_cite_note(cited)}"
-        return [Fix(title, edits, "safe")]
+        return [Repair(title, edits, "safe")]
     return placed(analysis, ref, side)
 
 
-def placed(analysis: Analysis, ref: Ref, side: Side) -> list[Fix]:
+def placed(analysis: Analysis, ref: CheckedRef, side: Side) -> list[Repair]:
     """The fixes of a ref's best placements that the finding on its ``side`` carries."""
     fixes = []
     for placement in placements(ref):
         if carried_by(ref, placement) != side:
             continue
-        edits: tuple[Edit, ...] = ()
+        edits: tuple[TextEdit, ...] = ()
         for part in placement.moved:
             boundary = ref.start if part.side == "start" else ref.end
             assert boundary is not None
@@ -173,11 +173,11 @@ def placed(analysis: Analysis, ref: Ref, side: Side) -> list[Fix]:
                 edits += _replace(_value(analysis, path + ("str",)), encode_string(part.text))
             if part.line != boundary.line:
                 edits += _replace(_value(analysis, path + ("line",)), str(part.line))
-        fixes.append(Fix(placement_title(ref, placement), edits, "safe" if placement.safe else "unsafe"))
+        fixes.append(Repair(placement_title(ref, placement), edits, "safe" if placement.safe else "unsafe"))
     return fixes
 
 
-def placement_title(ref: Ref, placement: Placement) -> str:
+def placement_title(ref: CheckedRef, placement: RefPlacement) -> str:
     """What a placement's fix does, each boundary it changes by its new line and string, and
     the text the ref then cites."""
     assert ref.start is not None and ref.end is not None
@@ -208,7 +208,7 @@ def placement_title(ref: Ref, placement: Placement) -> str:
     return f"{verb} {' and '.join(said)}{note}"
 
 
-def line_out_of_range(analysis: Analysis, finding: Finding) -> list[Fix]:
+def line_out_of_range(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A line number past the document: the lines where ``str`` occurs exactly once, the ref
     placed as a whole (see :func:`not_found`)."""
     ref = finding.ref
@@ -217,7 +217,7 @@ def line_out_of_range(analysis: Analysis, finding: Finding) -> list[Fix]:
     return placed(analysis, ref, _side_of(finding))
 
 
-def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
+def lines_reversed(analysis: Analysis, finding: Violation) -> list[Repair]:
     """``start.line`` after ``end.line``: each repair :func:`~.messages.reversed_repairs`
     finds (the boundaries swapped whole, their lines, or one moved to the other's line)."""
     ref = finding.ref
@@ -226,7 +226,7 @@ def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
     written = ((ref.start.line, ref.start.str), (ref.end.line, ref.end.str))
     fixes = []
     for said, (start, end) in reversed_repairs(ref, ref.document):
-        edits: tuple[Edit, ...] = ()
+        edits: tuple[TextEdit, ...] = ()
         for boundary, (line, text), (old_line, old_text) in zip(
             (ref.start, ref.end), (start, end), written, strict=True
         ):
@@ -236,11 +236,11 @@ def lines_reversed(analysis: Analysis, finding: Finding) -> list[Fix]:
             if text != old_text:
                 edits += _replace(_value(analysis, path + ("str",)), encode_string(text))
         title = said[0].upper() + said[1:].replace(" (their lines and strings)", "").split(" (start on")[0]
-        fixes.append(Fix(f"{title}{_cite_note(_cites(ref, start, end))}", edits))
+        fixes.append(Repair(f"{title}{_cite_note(_cites(ref, start, end))}", edits))
     return fixes
 
 
-def swap_boundaries(analysis: Analysis, finding: Finding) -> list[Fix]:
+def swap_boundaries(analysis: Analysis, finding: Violation) -> list[Repair]:
     """Start and end written the wrong way round on one line: each gets the other's string."""
     ref = finding.ref
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
@@ -251,16 +251,16 @@ def swap_boundaries(analysis: Analysis, finding: Finding) -> list[Fix]:
     if cited is None or start_node is None or end_node is None:
         return []
     edits = (
-        Edit(start_node.start, start_node.end, encode_string(ref.end.str)),
-        Edit(end_node.start, end_node.end, encode_string(ref.start.str)),
+        TextEdit(start_node.start, start_node.end, encode_string(ref.end.str)),
+        TextEdit(end_node.start, end_node.end, encode_string(ref.start.str)),
     )
-    return [Fix(f"Swap the start and end strings{_cite_note(cited)}", edits)]
+    return [Repair(f"Swap the start and end strings{_cite_note(cited)}", edits)]
 
 
 # --- source metadata -----------------------------------------------------------------------
 
 
-def right_polarity(analysis: Analysis, finding: Finding) -> list[Fix]:
+def right_polarity(analysis: Analysis, finding: Violation) -> list[Repair]:
     if finding.path[-1] != "polarity" or finding.ref is None:
         return []
     meant = polarity_word(finding.ref.polarity)
@@ -268,10 +268,10 @@ def right_polarity(analysis: Analysis, finding: Finding) -> list[Fix]:
         return []
     word, evident = meant
     edits = _replace(_value(analysis, finding.path), encode_string(word))
-    return [Fix(f'Change polarity to "{word}"', edits, "safe" if evident else "unsafe")]
+    return [Repair(f'Change polarity to "{word}"', edits, "safe" if evident else "unsafe")]
 
 
-def right_confidence(analysis: Analysis, finding: Finding) -> list[Fix]:
+def right_confidence(analysis: Analysis, finding: Violation) -> list[Repair]:
     if finding.path[-1] != "confidence" or finding.ref is None:
         return []
     meant = confidence_meant(finding.ref.confidence)
@@ -280,13 +280,13 @@ def right_confidence(analysis: Analysis, finding: Finding) -> list[Fix]:
     number, guess = meant
     written = confidence_text(number)
     title = f"Change confidence to {written}" + (f" ({guess})" if guess else "")
-    return [Fix(title, _replace(_value(analysis, finding.path), written), "unsafe" if guess else "safe")]
+    return [Repair(title, _replace(_value(analysis, finding.path), written), "unsafe" if guess else "safe")]
 
 
 # --- documents and paths ---------------------------------------------------------------------
 
 
-def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
+def normalize_content(analysis: Analysis, finding: Violation) -> list[Repair]:
     """Content with ``\\n`` only (safe for CRLF, which keeps every line); a lone ``\\r``
     splits its line, so the refs after it are renumbered to keep their text (unsafe)."""
     node = analysis.node(finding.path)
@@ -294,7 +294,7 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
         return []
     content = node.value
     lone_cr = bool(re.search(r"\r(?!\n)", content))
-    edits = [Edit(node.start, node.end, encode_string(content.replace("\r\n", "\n").replace("\r", "\n")))]
+    edits = [TextEdit(node.start, node.end, encode_string(content.replace("\r\n", "\n").replace("\r", "\n")))]
     document = next((d for d in analysis.session.documents if d.json_path == finding.path[:-1]), None)
     if document is not None and lone_cr:  # the document refs resolve against (not a later duplicate)
         lines = document.lines
@@ -309,20 +309,20 @@ def normalize_content(analysis: Analysis, finding: Finding) -> list[Fix]:
                 shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
                 target = _value(analysis, ref.boundary_path(boundary) + ("line",))
                 if shift and target is not None:
-                    edits.append(Edit(target.start, target.end, str(boundary.line + shift)))
+                    edits.append(TextEdit(target.start, target.end, str(boundary.line + shift)))
     kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
     cut = _without_cr(analysis, document) if document is not None and not lone_cr else []
     title = f"Normalize {kind} line breaks to \\n"
     if cut:
         title += f", and the {len(cut)} boundary string{'s' if len(cut) != 1 else ''} ending in \\r without it"
     edits += cut
-    return [Fix(title, tuple(edits), "unsafe" if lone_cr else "safe")]
+    return [Repair(title, tuple(edits), "unsafe" if lone_cr else "safe")]
 
 
-def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
+def _without_cr(analysis: Analysis, document: Document) -> list[TextEdit]:
     """The boundaries into a document that end in the ``\r`` of a CRLF line break, written
     without it (the normalized content has none), where what is left is unique on its line."""
-    edits: list[Edit] = []
+    edits: list[TextEdit] = []
     for ref in analysis.refs_into(document):
         for boundary in (ref.start, ref.end):
             if boundary is None or not boundary.str.endswith("\r") or "\r" in boundary.str[:-1]:
@@ -337,7 +337,7 @@ def _without_cr(analysis: Analysis, document: Document) -> list[Edit]:
     return edits
 
 
-def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
+def near_path(analysis: Analysis, finding: Violation) -> list[Repair]:
     """The document the unknown path meant, under which the ref resolves: one that matches
     but for case or a missing or added extension (safe when it is the only one), or one
     spelled alike, or for a source whose path is like none, the session's only document other
@@ -363,7 +363,7 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
         cited = resolves_to(by_path[path], Boundaries(path, *start, *end))
         safe = path in evident and len(evident) == 1
         fixes.append(
-            Fix(
+            Repair(
                 f"Change path to {_quoted(path)}{_cite_note(cited)}",
                 _replace(node, encode_string(path)),
                 "safe" if safe else "unsafe",
@@ -375,7 +375,7 @@ def near_path(analysis: Analysis, finding: Finding) -> list[Fix]:
 # --- keys and shape --------------------------------------------------------------------------
 
 
-def rename_key(analysis: Analysis, finding: Finding) -> list[Fix]:
+def rename_key(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A misspelled key (``polarty``) renamed to the one it misspells (a guess: unsafe)."""
     if finding.code == "unknown-field":
         parent, typo = finding.path[:-1], finding.path[-1]
@@ -400,8 +400,8 @@ def rename_key(analysis: Analysis, finding: Finding) -> list[Fix]:
     member = node.member(typo) if isinstance(node, JObject) else None
     if member is None:
         return []
-    edit = Edit(member.key.start, member.key.end, encode_string(wanted))
-    return [Fix(f"Rename {_quoted(typo, 30)} to {_quoted(wanted, 30)}", (edit,))]
+    edit = TextEdit(member.key.start, member.key.end, encode_string(wanted))
+    return [Repair(f"Rename {_quoted(typo, 30)} to {_quoted(wanted, 30)}", (edit,))]
 
 
 def _plain_value(analysis: Analysis, path: Path) -> Any:
@@ -452,7 +452,7 @@ def _reindented(text: str, start: int, end: int, indent: str) -> str:
     return "\n".join([lines[0]] + [indent + line[len(old) :] if line.startswith(old) else line for line in lines[1:]])
 
 
-def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
+def nested_annotations(analysis: Analysis, finding: Violation) -> list[Repair]:
     """Annotations written inside ``session`` (``{"session": {"documents": [...],
     "annotations": [...]}}``): moved to the top level, after any already there (safe: nothing
     is dropped)."""
@@ -468,7 +468,7 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     top = root.member("annotations")
     if top is not None and not isinstance(top.value, JArray):
         return []
-    edits = [Edit(*removal, "")]
+    edits = [TextEdit(*removal, "")]
     # The items as they are written, each moved to the indentation of the top level's items.
     at = top.value if top is not None and isinstance(top.value, JArray) else inner
     indent = _indent_of(text, at.start) + (indent_unit(text) or "  ")
@@ -478,7 +478,7 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
     glue = ", " if compact else "," + newline + indent
     if top is not None and isinstance(top.value, JArray) and top.value.items:
         last = top.value.items[-1]
-        edits.append(Edit(last.end, last.end, glue + glue.join(moved)))
+        edits.append(TextEdit(last.end, last.end, glue + glue.join(moved)))
     else:
         written = (
             "[" + ", ".join(moved) + "]"
@@ -486,15 +486,15 @@ def nested_annotations(analysis: Analysis, finding: Finding) -> list[Fix]:
             else ("[" + newline + indent + glue.join(moved) + newline + _indent_of(text, at.start) + "]")
         )
         if top is not None and isinstance(top.value, JArray):
-            edits.append(Edit(top.value.start, top.value.end, written))
+            edits.append(TextEdit(top.value.start, top.value.end, written))
         else:
-            edits.append(Edit(inner.end, inner.end, ', "annotations": ' + written))
+            edits.append(TextEdit(inner.end, inner.end, ', "annotations": ' + written))
     count = len(nested.items)
     title = f"Move the {count} annotation{'s' if count != 1 else ''} written inside `session` to the top level"
-    return [Fix(title, tuple(edits), "safe")]
+    return [Repair(title, tuple(edits), "safe")]
 
 
-def unwrapped(analysis: Analysis, finding: Finding) -> list[Fix]:
+def unwrapped(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A session written as the one member of a wrapper (``{"result": {"documents": [...],
     "annotations": [...]}}``, as an API's response holds it): the wrapper removed, the session
     moved out as it is written (safe: nothing but the wrapper's key is dropped)."""
@@ -507,16 +507,16 @@ def unwrapped(analysis: Analysis, finding: Finding) -> list[Fix]:
     text = analysis.text
     written = _reindented(text, inner.start, inner.end, _indent_of(text, root.start))
     title = f"Move the session out of {_quoted(str(finding.path[0]), 30)} (the wrapper removed, nothing else)"
-    return [Fix(title, (Edit(root.start, root.end, written),), "safe")]
+    return [Repair(title, (TextEdit(root.start, root.end, written),), "safe")]
 
 
-def shape_or_rename(analysis: Analysis, finding: Finding) -> list[Fix]:
+def shape_or_rename(analysis: Analysis, finding: Violation) -> list[Repair]:
     if finding.path == ("session", "annotations"):
         return nested_annotations(analysis, finding)
     return unwrapped(analysis, finding) or rename_key(analysis, finding)
 
 
-def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
+def invalid_field(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A line written as a string of digits (``"3"``: safe) or as a whole float (``3.0``);
     annotations written inside ``session`` with none at the top level."""
     if finding.path == () and analysis.node(("session", "annotations")) is not None:
@@ -530,9 +530,9 @@ def invalid_field(analysis: Analysis, finding: Finding) -> list[Fix]:
     node = _value(analysis, finding.path)
     value = _plain_value(analysis, finding.path)
     if isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value) and int(value) > 0:
-        return [Fix(f"Write the line as a number: {int(value)}", _replace(node, str(int(value))), "safe")]
+        return [Repair(f"Write the line as a number: {int(value)}", _replace(node, str(int(value))), "safe")]
     if isinstance(value, float) and value.is_integer() and value > 0:
-        return [Fix(f"Write the line as an integer: {int(value)}", _replace(node, str(int(value))))]
+        return [Repair(f"Write the line as an integer: {int(value)}", _replace(node, str(int(value))))]
     return []
 
 
@@ -557,7 +557,7 @@ def _layout(value: Any, text: str, at: int, compact: bool) -> str:
     return written(value, indent_unit(text) or "  ", here.group() if here else "", newline_of(text))
 
 
-def add_source(analysis: Analysis, finding: Finding) -> list[Fix]:
+def add_source(analysis: Analysis, finding: Violation) -> list[Repair]:
     """An annotation with no sources gets a source to fill in: a ref into another document
     than its claim's that resolves (its first unique word), "supports", confidence 0.5."""
     array = analysis.node(finding.path)
@@ -585,10 +585,10 @@ def add_source(analysis: Analysis, finding: Finding) -> list[Fix]:
     compact = "\n" not in text[item.start : array.start]
     written = _layout([source], text, array.start, compact)
     title = f"Add a source to fill in (from {_quoted(document.path, 30)}, line {line}: {_quoted(word, 20)})"
-    return [Fix(title, (Edit(array.start, array.end, written),))]
+    return [Repair(title, (TextEdit(array.start, array.end, written),))]
 
 
-def remove_item(analysis: Analysis, path: tuple[Any, ...]) -> tuple[Edit, ...]:
+def remove_item(analysis: Analysis, path: tuple[Any, ...]) -> tuple[TextEdit, ...]:
     """Delete the array item at ``path`` with the comma that separates it."""
     array = analysis.node(path[:-1])
     index = path[-1]
@@ -597,25 +597,25 @@ def remove_item(analysis: Analysis, path: tuple[Any, ...]) -> tuple[Edit, ...]:
     items = array.items
     item = items[index]
     if len(items) == 1:
-        return (Edit(array.start + 1, array.end - 1, ""),)
+        return (TextEdit(array.start + 1, array.end - 1, ""),)
     if index + 1 < len(items):
-        return (Edit(item.start, items[index + 1].start, ""),)
-    return (Edit(items[index - 1].end, item.end, ""),)
+        return (TextEdit(item.start, items[index + 1].start, ""),)
+    return (TextEdit(items[index - 1].end, item.end, ""),)
 
 
-def no_sources(analysis: Analysis, finding: Finding) -> list[Fix]:
+def no_sources(analysis: Analysis, finding: Violation) -> list[Repair]:
     removal = remove_item(analysis, finding.path[:-1])
-    removed = [Fix("Remove this annotation (it has no sources)", removal)] if removal else []
+    removed = [Repair("Remove this annotation (it has no sources)", removal)] if removal else []
     return add_source(analysis, finding) + removed
 
 
-def repeated_source(analysis: Analysis, finding: Finding) -> list[Fix]:
+def repeated_source(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A source that repeats another's coordinates: removed (its polarity and confidence with it)."""
     removal = remove_item(analysis, finding.path)
-    return [Fix("Remove this repeated source", removal)] if removal else []
+    return [Repair("Remove this repeated source", removal)] if removal else []
 
 
-def opening_quote(analysis: Analysis, finding: Finding) -> list[Fix]:
+def opening_quote(analysis: Analysis, finding: Violation) -> list[Repair]:
     """A string written without its opening quote (`Rich",`): quoted. Safe: the value is
     the text between the two places, as typed, and nothing else could be meant."""
     start, end = analysis.extent(finding)
@@ -623,16 +623,16 @@ def opening_quote(analysis: Analysis, finding: Finding) -> list[Fix]:
     if missing_opening_quote(text, start) != end or finding.message != opening_quote_message(text[start : end - 1]):
         return []
     quoted = encode_string(text[start : end - 1])
-    return [Fix(f"Add the opening quote: `{visible(quoted)}`", (Edit(start, end, quoted),), "safe")]
+    return [Repair(f"Add the opening quote: `{visible(quoted)}`", (TextEdit(start, end, quoted),), "safe")]
 
 
-Fixer = Callable[[Analysis, Finding], list[Fix]]
+Fixer = Callable[[Analysis, Violation], list[Repair]]
 
 
 def with_rename(right: Fixer) -> Fixer:
     """A fixer of a polarity or confidence value that also renames a misspelled key."""
 
-    def fixes(analysis: Analysis, finding: Finding) -> list[Fix]:
+    def fixes(analysis: Analysis, finding: Violation) -> list[Repair]:
         return right(analysis, finding) + rename_key(analysis, finding)
 
     return fixes
@@ -656,13 +656,13 @@ FIXERS: dict[str, Fixer] = {
 }
 
 
-def repairs(analysis: Analysis, finding: Finding) -> list[Fix]:
+def repairs(analysis: Analysis, finding: Violation) -> list[Repair]:
     """Every repair of a finding (none when none is right), each with its applicability."""
     fixer = FIXERS.get(finding.code)
     return [fix for fix in fixer(analysis, finding) if fix.edits] if fixer else []
 
 
-def fix_of(analysis: Analysis, finding: Finding) -> tuple[Fix | None, list[Fix]]:
+def fix_of(analysis: Analysis, finding: Violation) -> tuple[Repair | None, list[Repair]]:
     """The finding's fix when it has one repair, else its suggestions (docs/rules.md)."""
     found = repairs(analysis, finding)
     return (found[0], []) if len(found) == 1 else (None, found)
@@ -673,7 +673,7 @@ REACH = {"empty-sources": 1}
 (an annotation without sources: from anywhere in the annotation, not only its ``[]``)."""
 
 
-def reach(analysis: Analysis, finding: Finding) -> tuple[int, int]:
+def reach(analysis: Analysis, finding: Violation) -> tuple[int, int]:
     """Where a cursor finds a finding's repairs: its extent, or the value :data:`REACH` names."""
     up = REACH.get(finding.code)
     if up and len(finding.path) > up:
@@ -683,7 +683,7 @@ def reach(analysis: Analysis, finding: Finding) -> tuple[int, int]:
     return analysis.extent(finding)
 
 
-def preferred(fixes: list[Fix]) -> Fix | None:
+def preferred(fixes: list[Repair]) -> Repair | None:
     """The repair an editor may apply by default: the only one, and safe."""
     return fixes[0] if len(fixes) == 1 and fixes[0].safe else None
 
@@ -713,7 +713,7 @@ def fixed(text: str, unsafe: bool = False) -> Fixed:
     for _ in range(MAX_ROUNDS):
         analysis = Analysis(text)
         found = [(finding, fix_of(analysis, finding)[0]) for finding in analysis.findings]
-        chosen: list[Edit] = []
+        chosen: list[TextEdit] = []
         for safe in (True, False) if unsafe else (True,):
             for finding, fix in found:
                 if fix is None or fix.safe != safe:
@@ -732,7 +732,7 @@ def fixed(text: str, unsafe: bool = False) -> Fixed:
 
 __all__ = [
     "Applicability",
-    "Fix",
+    "Repair",
     "Fixed",
     "confidence_meant",
     "fix_of",

@@ -48,7 +48,7 @@ from .syntax import MAX_ISSUES, Resumed, Tree, brace_debt, resume_items, to_pyth
 from .text import Text
 
 Edit = tuple[int, int, str]
-"""An edit of a text, as :class:`~.edits.Edit` is (a plain tuple here: made per keystroke)."""
+"""An edit of a text, as :class:`~.edits.TextEdit` is (a plain tuple here: made per keystroke)."""
 
 
 def merged(first: Edit, then: Edit, text: str | Text) -> Edit:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .analysis import Analysis
-from .edits import Edit
+from .edits import TextEdit
 from .jsonlex import escape_lone_surrogates
 from .jsonnodes import JArray, JObject, Node
 from .text import Text
@@ -21,8 +21,8 @@ from .text import Text
 _INDENTED = re.compile(r"\n([ \t]+)\S")
 
 
-Insertion = Edit
-"""An insertion is an edit (``edits.Edit``): ``[start, end)`` of the file replaced by ``text``."""
+Insertion = TextEdit
+"""An insertion is an edit (``edits.TextEdit``): ``[start, end)`` of the file replaced by ``text``."""
 
 
 def indent_unit(text: str | Text) -> str | None:

@@ -31,10 +31,10 @@ from typing import Any, Protocol
 
 from .fastpaths import ALL, FastPaths
 from .messages import name
-from .session import Annotation, Document, Finding, Mention, Path, Ref
+from .session import Annotation, CheckedRef, Document, Mention, Path, Violation
 from .syntax import Cancelled, Stop
 
-Results = tuple[list[Annotation], list[Ref], list[Finding]]
+Results = tuple[list[Annotation], list[CheckedRef], list[Violation]]
 
 
 @dataclass(slots=True)
@@ -46,9 +46,9 @@ class AnnotationCheck:
     # in documents of the session: read off them when first asked.
     known_depends: dict[str | None, Any] | None
     annotation: Annotation | None  # None for a value that is not an object (not remembered)
-    findings: list[Finding]
-    refs: list[Ref]
-    ref_findings: dict[Path, list[Finding]]  # of each ref that has some
+    findings: list[Violation]
+    refs: list[CheckedRef]
+    ref_findings: dict[Path, list[Violation]]  # of each ref that has some
     # The keys its objects hold in all, when the one-go check saw each object's keys (-1
     # otherwise): its text holding no more `:` than that holds no key twice (see JLazy).
     keys: int = -1
@@ -86,7 +86,7 @@ class CheckMemo:
     offsets: list[list[int] | None] = field(default_factory=lambda: [None, None, None])
     # Findings of annotations that moved, by identity: the previous check's finding each
     # one is (its place in the text moved with the text, if the edit left it whole).
-    origins: dict[int, Finding] = field(default_factory=dict)
+    origins: dict[int, Violation] = field(default_factory=dict)
     # Of a check that tried each item of the array in one go, the keys of each it found
     # clean, by index (0: not clean): what settles keys twice (see Analysis).
     clean_keys: list[int] | None = None
@@ -111,10 +111,10 @@ class Kept:
 
     __slots__ = ("memo", "refs")
 
-    def __init__(self, memo: Memo, refs: dict[Path, tuple[Ref, list[Finding]]]) -> None:
+    def __init__(self, memo: Memo, refs: dict[Path, tuple[CheckedRef, list[Violation]]]) -> None:
         self.memo, self.refs = memo, refs
 
-    def take(self, annotation: Annotation, path: Path) -> tuple[Ref, list[Finding]] | None:
+    def take(self, annotation: Annotation, path: Path) -> tuple[CheckedRef, list[Violation]] | None:
         """The ref at ``path`` as checked before (linked to ``annotation``, to its document
         where that moved) with its findings; None when it is to be checked."""
         tail = path[len(annotation.json_path) :]
@@ -178,8 +178,8 @@ class Memo:
         if kept is not None:
             return self.reuse_around(value, *kept, rules)
         annotations: list[Annotation] = []
-        refs: list[Ref] = []
-        findings: list[Finding] = []
+        refs: list[CheckedRef] = []
+        findings: list[Violation] = []
         # How many annotations, refs and findings each item gave (in one loop over 10,000
         # items, the least done per item counts).
         counts: tuple[list[int], list[int], list[int]] = ([], [], [])
@@ -412,9 +412,9 @@ class Memo:
             {path + at[depth:]: [findings[id(f)] for f in found] for at, found in cached.ref_findings.items()},
         )
 
-    def moved_finding(self, finding: Finding, depth: int, path: Path, refs: dict[int, Ref]) -> Finding:
+    def moved_finding(self, finding: Violation, depth: int, path: Path, refs: dict[int, CheckedRef]) -> Violation:
         """A finding of an annotation that moved to ``path`` (its old path ``depth`` long)."""
-        moved = Finding(
+        moved = Violation(
             finding.code,
             finding.severity,
             finding.message,

@@ -16,7 +16,7 @@ from .jsonlex import escape_lone_surrogates
 from .jsonnodes import absent_by_syntax
 from .nearmiss import best_part, lines_holding_once
 from .occurrences import MAX_OCCURRENCES
-from .session import Boundary, Document, Path, Ref
+from .session import Boundary, CheckedRef, Document, Path
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -117,7 +117,7 @@ def and_list(items: list[str]) -> str:
 Coordinates = tuple[tuple[int, str], tuple[int, str]]
 
 
-def reversed_repairs(ref: Ref, document: Document) -> list[tuple[str, Coordinates]]:
+def reversed_repairs(ref: CheckedRef, document: Document) -> list[tuple[str, Coordinates]]:
     """The repairs of a ref whose start line comes after its end line that give a ref that
     resolves, each said for a person with its (line, str) boundaries: the boundaries swapped
     (lines and strings), the line numbers swapped, or one boundary moved to the other's line
@@ -136,7 +136,7 @@ def reversed_repairs(ref: Ref, document: Document) -> list[tuple[str, Coordinate
     return [(said, where) for said, where in options if span_resolves(document.lines, *where)]
 
 
-def reversed_lines(ref: Ref, document: Document) -> str:
+def reversed_lines(ref: CheckedRef, document: Document) -> str:
     """What to say of a ref whose start line comes after its end line: what gives a ref that
     resolves, if anything does (several: each is a suggested fix); else where each string is."""
     assert ref.start is not None and ref.end is not None

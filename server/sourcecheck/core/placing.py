@@ -26,7 +26,7 @@ from typing import Literal
 
 from .nearmiss import NearMiss, candidates, lines_holding_once, tolerant
 from .refs import Boundaries, resolves_to
-from .session import Boundary, Document, Ref, Side
+from .session import Boundary, CheckedRef, Document, Side
 
 State = Literal["resolved", "missing", "out", "other"]
 MAX_PLACEMENTS = 5
@@ -51,7 +51,7 @@ class Part:
 
 
 @dataclass(frozen=True, slots=True)
-class Placement:
+class RefPlacement:
     """Both boundaries of a repaired ref, and the text it then cites."""
 
     start: Part
@@ -144,7 +144,7 @@ def _cited(document: Document, start: Part, end: Part) -> str | None:
     return resolves_to(document, Boundaries(document.path, start.line, start.text, end.line, end.text))
 
 
-def placements(ref: Ref) -> list[Placement]:
+def placements(ref: CheckedRef) -> list[RefPlacement]:
     """The best-ranked placements of a ref that does not resolve (see the module's docstring)."""
     document, start, end = ref.document, ref.start, ref.end
     if document is None or start is None or end is None:
@@ -156,12 +156,12 @@ def placements(ref: Ref) -> list[Placement]:
         starts += _shifted(document, start, {part.line - end.line for part in ends if part.edited})
     if state(end, document) == "resolved":
         ends += _shifted(document, end, {part.line - start.line for part in starts if part.edited})
-    found: dict[tuple[int, str, int, str], Placement] = {}
+    found: dict[tuple[int, str, int, str], RefPlacement] = {}
     for first in starts:
         for last in ends:
             cited = _cited(document, first, last) if first.edited or last.edited else None
             if cited is not None:
-                found.setdefault((first.line, first.text, last.line, last.text), Placement(first, last, cited))
+                found.setdefault((first.line, first.text, last.line, last.text), RefPlacement(first, last, cited))
     both_broken = state(start, document) != "resolved" and state(end, document) != "resolved"
     credible = _credible(list(found.values()), start, end, both_broken)
     if not credible:
@@ -177,7 +177,7 @@ def _telling(text: str) -> bool:
     return len(text.strip()) >= 8
 
 
-def _reshaped(placement: Placement, start: Boundary, end: Boundary) -> bool:
+def _reshaped(placement: RefPlacement, start: Boundary, end: Boundary) -> bool:
     return placement.end.line - placement.start.line != end.line - start.line
 
 
@@ -185,7 +185,7 @@ def _line_of(part: Part, start: Boundary, end: Boundary) -> int:
     return (start if part.side == "start" else end).line
 
 
-def _credible(found: list[Placement], start: Boundary, end: Boundary, both_broken: bool) -> list[Placement]:
+def _credible(found: list[RefPlacement], start: Boundary, end: Boundary, both_broken: bool) -> list[RefPlacement]:
     """The placements whose evidence holds. A boundary that resolves moved with the other only
     where its string tells (``"is"`` is on many lines by chance); where one is found that
     way, no boundary is moved alone either (the two readings conflict). A boundary moved
@@ -211,7 +211,7 @@ def _credible(found: list[Placement], start: Boundary, end: Boundary, both_broke
     return kept
 
 
-def _rank(placement: Placement, start: Boundary, end: Boundary) -> tuple[bool, int, int]:
+def _rank(placement: RefPlacement, start: Boundary, end: Boundary) -> tuple[bool, int, int]:
     """What a placement changes, least first: whether it keeps the ref's shape (as many
     lines apart as written, a boundary that resolves moved with the other only where its
     string tells), how many mistakes it repairs (the lines moved, each string written
@@ -222,11 +222,11 @@ def _rank(placement: Placement, start: Boundary, end: Boundary) -> tuple[bool, i
     return reshaped, moved + (first.text != start.str) + (last.text != end.str), first.rank + last.rank
 
 
-def _distance(placement: Placement, start: Boundary, end: Boundary) -> int:
+def _distance(placement: RefPlacement, start: Boundary, end: Boundary) -> int:
     return abs(placement.start.line - start.line) + abs(placement.end.line - end.line)
 
 
-def carried_by(ref: Ref, placement: Placement) -> Side | None:
+def carried_by(ref: CheckedRef, placement: RefPlacement) -> Side | None:
     """The boundary whose finding carries a placement's fix: the first it writes that has a
     finding of its own (one fix, on one finding, however many mistakes it repairs)."""
     document = ref.document
@@ -238,4 +238,4 @@ def carried_by(ref: Ref, placement: Placement) -> Side | None:
     return moved[0] if moved else None
 
 
-__all__ = ["MAX_PLACEMENTS", "Part", "Placement", "carried_by", "own_fix", "placements", "state"]
+__all__ = ["MAX_PLACEMENTS", "Part", "RefPlacement", "carried_by", "own_fix", "placements", "state"]

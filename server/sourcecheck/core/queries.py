@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .analysis import Analysis
 from .jsonnodes import JString
-from .session import Document, Path, Ref
+from .session import CheckedRef, Document, Path
 from .verdicts import valid_confidence
 
 
@@ -39,7 +39,7 @@ def path_under_cursor(analysis: Analysis, offset: int) -> tuple[str, JString] | 
     return node.value, node
 
 
-def enclosing_ref(analysis: Analysis, offset: int) -> tuple[Ref | None, str | None]:
+def enclosing_ref(analysis: Analysis, offset: int) -> tuple[CheckedRef | None, str | None]:
     """The ref whose value holds ``offset`` and the side (``start``/``end``) it is in."""
     place = analysis.place_at(offset)
     path: Path = place.path if place else ()
@@ -51,7 +51,7 @@ def enclosing_ref(analysis: Analysis, offset: int) -> tuple[Ref | None, str | No
     return None, None
 
 
-def written_document(analysis: Analysis, ref: Ref | None) -> Document | None:
+def written_document(analysis: Analysis, ref: CheckedRef | None) -> Document | None:
     """The document a ref names as written (while it is being typed, maybe unresolved)."""
     if ref is None or not isinstance(ref.raw, dict):
         return None
@@ -59,7 +59,7 @@ def written_document(analysis: Analysis, ref: Ref | None) -> Document | None:
     return analysis.session.by_path.get(path) if isinstance(path, str) else None
 
 
-def written_line(ref: Ref, side: str) -> int | None:
+def written_line(ref: CheckedRef, side: str) -> int | None:
     """The ``line`` a ref's boundary names as written, if it is an integer."""
     boundary = ref.raw.get(side) if isinstance(ref.raw, dict) else None
     number = boundary.get("line") if isinstance(boundary, dict) else None

@@ -35,7 +35,7 @@ from .align import Alignment, align
 from .analysis import Analysis
 from .occurrences import occurrences
 from .refs import Boundaries, cite
-from .session import Document, Ref, pointer
+from .session import CheckedRef, Document, pointer
 
 MAX_PLACES = 20
 """Places of a changed ref's text listed at most (how many there are is said)."""
@@ -64,7 +64,7 @@ class TextPlace:
 class RefDrift:
     """What a change of its document does to a ref."""
 
-    ref: Ref  # in the analysis of the session as it is
+    ref: CheckedRef  # in the analysis of the session as it is
     state: RefState
     was: str | None  # the text it cites in the session (None: it did not resolve)
     now: str | None  # the text at its place in the new content (kept, moved: ``was``); None: deleted
@@ -103,7 +103,7 @@ class RefDrift:
         )
 
 
-def _place(document: Document, start: int, end: int, ref: Ref) -> tuple[Boundaries | None, str | None]:
+def _place(document: Document, start: int, end: int, ref: CheckedRef) -> tuple[Boundaries | None, str | None]:
     """The coordinates citing ``[start, end)`` of ``document``: the ref's own boundary strings
     where they are still unique on their new lines at that place, else the shortest unique
     ones. None, with the reason, when no boundary can be made unique."""
@@ -237,7 +237,7 @@ def _places(old: str, start: int, end: int, new: Document, alignment: Alignment)
     return inserted, before
 
 
-def carry(ref: Ref, alignment: Alignment, new: Document) -> RefDrift:
+def carry(ref: CheckedRef, alignment: Alignment, new: Document) -> RefDrift:
     """What becomes of a resolved ref when its document's content becomes ``new``'s."""
     assert ref.span is not None and ref.text is not None and ref.document is not None
     was, old, content = ref.text, ref.document.content, new.content
@@ -401,7 +401,7 @@ def plan(
     alignment of each changed content from one call to the next (the editor asks on every
     version of the session); without ``list_unread``, the refs into a file that could not be
     read are not listed (the editor, on every keystroke, says only that it is not read)."""
-    refs_into: dict[str, list[Ref]] | None = None
+    refs_into: dict[str, list[CheckedRef]] | None = None
     found = []
     used: set[tuple[int, int]] = set()
     for path, document in analysis.session.by_path.items():
@@ -435,7 +435,11 @@ def plan(
 
 
 def _changed(
-    document: Document, file: FileContent, refs: list[Ref], alignments: Alignments | None, used: set[tuple[int, int]]
+    document: Document,
+    file: FileContent,
+    refs: list[CheckedRef],
+    alignments: Alignments | None,
+    used: set[tuple[int, int]],
 ) -> DocumentDrift:
     key = (id(document.content), id(file.content))
     used.add(key)

@@ -38,14 +38,14 @@ from .session import (
     LONG_LINE,
     Annotation,
     Boundary,
+    CheckedRef,
     Document,
-    Finding,
     Mention,
     Path,
-    Ref,
     ResolvedRef,
     Session,
     Side,
+    Violation,
     with_lines,
 )
 from .syntax import Stop
@@ -80,7 +80,7 @@ _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
 }
 
 
-def exit_code(findings: Iterable[Finding]) -> int:
+def exit_code(findings: Iterable[Violation]) -> int:
     """2 for any schema error, else 1 for any resolution failure, else 0."""
     worst = 0
     for finding in findings:
@@ -96,12 +96,12 @@ _COORDINATES = operator.attrgetter("coordinates")  # see Ref.coordinates
 class Rules:
     """What every rule shares: the findings it reports, in order, and the unknown keys."""
 
-    findings: list[Finding]
+    findings: list[Violation]
 
     def report(
-        self, code: str, message: str, path: Path, ref: Ref | None = None, mentions: tuple[Mention, ...] = ()
+        self, code: str, message: str, path: Path, ref: CheckedRef | None = None, mentions: tuple[Mention, ...] = ()
     ) -> None:
-        self.findings.append(Finding(code, SEVERITY[code], message, path, ref, None, mentions))
+        self.findings.append(Violation(code, SEVERITY[code], message, path, ref, None, mentions))
 
     def unknown_keys(self, value: dict[str, Any], known: tuple[str, ...], path: Path, what: str) -> None:
         if value.keys() <= _KNOWN_SETS[known]:
@@ -318,7 +318,7 @@ class DocumentRules(Rules):
 
 def check_document(
     value: Any, path: Path, known: Callable[[str, str], Document | None] = lambda path, content: None
-) -> tuple[Document | None, list[Finding]]:
+) -> tuple[Document | None, list[Violation]]:
     """A document's value at ``path``: the document it is (None when it is not usable) and its
     findings but ``duplicate-path`` (a rule of the session's documents). ``known`` gives the
     previous check's document of a path and this very content: it is taken (with its line
@@ -338,7 +338,7 @@ class AnnotationRules(Rules):
         self.fast_refs = fast.valid_refs
         self.fast_annotations = fast.clean_annotations and fast.valid_refs  # the one-go check is made of valid_ref
         self.findings = []
-        self.refs: list[Ref] = []
+        self.refs: list[CheckedRef] = []
         # What resolving a ref in each document of by_path reads, by path, once the first
         # ref to it is resolved: the document, its content, its line starts, its length.
         self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
@@ -346,14 +346,14 @@ class AnnotationRules(Rules):
     def annotation(self, value: Any, path: Path, kept: Kept | None = None) -> AnnotationCheck:
         """Check an annotation key by key; the refs ``kept`` holds are taken as they were
         checked before (see :meth:`~.memo.Memo.annotation`)."""
-        findings: list[Finding] = []
-        refs: list[Ref] = []
+        findings: list[Violation] = []
+        refs: list[CheckedRef] = []
         self.findings, self.refs = findings, refs
         annotation, ref_findings = self.check_annotation(value, path, kept)
         depends = self.depends(refs) if annotation is not None else {}
         return AnnotationCheck(value, depends, annotation, findings, refs, ref_findings)
 
-    def depends(self, refs: list[Ref]) -> dict[str | None, Any]:
+    def depends(self, refs: list[CheckedRef]) -> dict[str | None, Any]:
         """What checking an annotation with ``refs`` depended on (see AnnotationCheck)."""
         deps: dict[str | None, Any] = {
             r.doc_path: self.content_of(r.doc_path) for r in refs if isinstance(r.doc_path, str)
@@ -376,7 +376,7 @@ class AnnotationRules(Rules):
             return None
         if type(sources) is not list or not sources:
             return None
-        found: list[Ref] = []  # its sources, as they are found
+        found: list[CheckedRef] = []  # its sources, as they are found
         annotation = Annotation(path, None, found)
         claim_path = path + ("claim",)
         valid_ref = self.valid_ref
@@ -417,11 +417,11 @@ class AnnotationRules(Rules):
 
     def check_annotation(
         self, value: Any, path: Path, kept: Kept | None
-    ) -> tuple[Annotation | None, dict[Path, list[Finding]]]:
+    ) -> tuple[Annotation | None, dict[Path, list[Violation]]]:
         """Check an annotation; the refs ``kept`` holds are taken as they were checked before.
         Returns it (None for a value that is not an object) and the findings of each ref that
         has some."""
-        ref_findings: dict[Path, list[Finding]] = {}
+        ref_findings: dict[Path, list[Violation]] = {}
         if not isinstance(value, dict):
             self.report(
                 "invalid-field",
@@ -480,8 +480,8 @@ class AnnotationRules(Rules):
         annotation: Annotation,
         source: bool,
         kept: Kept | None,
-        ref_findings: dict[Path, list[Finding]],
-    ) -> Ref:
+        ref_findings: dict[Path, list[Violation]],
+    ) -> CheckedRef:
         first = len(self.findings)
         taken = kept.take(annotation, path) if kept is not None else None
         if taken is not None:  # checked before against the same document: copied, linked to ``annotation``
@@ -496,7 +496,7 @@ class AnnotationRules(Rules):
 
     def annotation_warnings(self, annotation: Annotation) -> None:
         claim = annotation.claim
-        seen: dict[tuple[Any, ...], Ref] = {}
+        seen: dict[tuple[Any, ...], CheckedRef] = {}
         for source in annotation.sources:
             if claim is not None and claim.doc_path is not None and source.doc_path == claim.doc_path:
                 self.report(
@@ -521,7 +521,7 @@ class AnnotationRules(Rules):
 
     # -- refs
 
-    def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> Ref | None:
+    def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> CheckedRef | None:
         """The common case, checked quickly: a well-formed ref that resolves, with good
         metadata and nothing to warn about. None means "take the careful path"."""
         # Its shape, with as few tests as can tell it: an object with as many keys as a ref has,
@@ -588,12 +588,12 @@ class AnnotationRules(Rules):
             (begin - first_start, end_at - last_start),
         )
 
-    def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> Ref:
+    def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> CheckedRef:
         fast = self.valid_ref(value, path, annotation, source) if self.fast_refs else None
         if fast is not None:
             self.refs.append(fast)
             return fast
-        ref = Ref(path, weakref.ref(annotation), value)
+        ref = CheckedRef(path, weakref.ref(annotation), value)
         self.refs.append(ref)
         what = "a source" if source else "a claim"
         if not isinstance(value, dict):
@@ -639,7 +639,7 @@ class AnnotationRules(Rules):
         self.resolve(ref)
         return ref
 
-    def boundary(self, ref_value: dict[str, Any], side: Side, ref_path: Path, ref: Ref) -> Boundary | None:
+    def boundary(self, ref_value: dict[str, Any], side: Side, ref_path: Path, ref: CheckedRef) -> Boundary | None:
         path = ref_path + (side,)
         value = ref_value.get(side)
         # The common case first, cheaply: {"line": int, "str": str} and nothing else.
@@ -701,7 +701,7 @@ class AnnotationRules(Rules):
             return None
         return Boundary(line, text, side)
 
-    def resolve(self, ref: Ref) -> None:
+    def resolve(self, ref: CheckedRef) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.by_path.get(ref.doc_path)
         if document is None:
@@ -746,7 +746,7 @@ class AnnotationRules(Rules):
         ref.span = (begin, finish)
         ref.valid = True
 
-    def find_boundary(self, boundary: Boundary, document: Document, ref: Ref) -> bool:
+    def find_boundary(self, boundary: Boundary, document: Document, ref: CheckedRef) -> bool:
         lines = document.lines
         side = boundary.side
         if not 1 <= boundary.line <= len(lines):
@@ -795,7 +795,7 @@ class AnnotationRules(Rules):
             return False
         return True
 
-    def source_metadata(self, value: dict[str, Any], ref: Ref) -> None:
+    def source_metadata(self, value: dict[str, Any], ref: CheckedRef) -> None:
         path = ref.json_path
         if "polarity" not in value:
             if not absent_by_syntax(value, "polarity"):
@@ -887,7 +887,7 @@ def check(
     stop: Stop | None = None,
     line_of: Callable[[Path], int | None] | None = None,
     fast: FastPaths = ALL,
-) -> tuple[Session, list[Finding], CheckMemo]:
+) -> tuple[Session, list[Violation], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
     With the memo of a previous check, each document and annotation whose value is the same

@@ -51,14 +51,14 @@ class Mention:
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class Violation:
     """One broken rule, on the JSON value at ``path``."""
 
     code: str
     severity: Severity
     message: str
     path: Path
-    ref: Ref | None = None  # the ref it is about, for boundary findings
+    ref: CheckedRef | None = None  # the ref it is about, for boundary findings
     extent: tuple[int, int] | None = None  # set for findings that are not on a value
     mentions: tuple[Mention, ...] = ()  # other values the message names, by line once known
 
@@ -67,7 +67,7 @@ class Finding:
         return pointer(self.path)
 
 
-def with_lines(finding: Finding, line_of: Callable[[Path], int | None]) -> Finding:
+def with_lines(finding: Violation, line_of: Callable[[Path], int | None]) -> Violation:
     """The finding with each value its message mentions named by its line in the file
     (``line_of`` gives the 1-based line of the value at a path, None if it is nowhere)."""
     message = finding.message
@@ -211,7 +211,7 @@ class Boundary:
 
 
 @dataclass(slots=True)
-class Ref:
+class CheckedRef:
     """A claim or a source: a span of a document named by path and two boundaries."""
 
     json_path: Path
@@ -252,13 +252,13 @@ class Ref:
     def well_formed(self) -> bool:
         return self.start is not None and self.end is not None
 
-    def moved(self, annotation: Annotation, json_path: Path, document: Document | None) -> Ref:
+    def moved(self, annotation: Annotation, json_path: Path, document: Document | None) -> CheckedRef:
         """This ref, as checked, in another annotation object, at ``json_path``, resolved in
         ``document`` (the same document at another place in the file): what
         ``dataclasses.replace`` does, five times faster, as thousands are copied when
         annotations move or a cited document changes. Its boundaries are shared: a boundary
         does not know where it is (see :meth:`boundary_path`)."""
-        return Ref(
+        return CheckedRef(
             json_path,
             weakref.ref(annotation),
             self.raw,
@@ -272,10 +272,10 @@ class Ref:
             self.confidence,
         )
 
-    def moved_to(self, link: weakref.ReferenceType[Annotation], json_path: Path) -> Ref:
+    def moved_to(self, link: weakref.ReferenceType[Annotation], json_path: Path) -> CheckedRef:
         """This ref, as checked, at ``json_path`` in the annotation ``link`` names, in the same
         document: :meth:`moved` with the annotation's link made once for all its refs."""
-        return Ref(
+        return CheckedRef(
             json_path,
             link,
             self.raw,
@@ -302,10 +302,10 @@ class Ref:
 
 
 # The slots the boundaries of a ref are kept in (a ResolvedRef reads them through properties).
-_START_SLOT, _END_SLOT = Ref.__dict__["start"], Ref.__dict__["end"]
+_START_SLOT, _END_SLOT = CheckedRef.__dict__["start"], CheckedRef.__dict__["end"]
 
 
-class ResolvedRef(Ref):
+class ResolvedRef(CheckedRef):
     """A ref the check resolved in one go (see ``rules.valid_ref``): each boundary's ``str``
     found once on its line, at ``columns`` (start, end). Its :class:`Boundary` objects are
     made from its JSON value when one is first read (``columns`` is None from then on): a
@@ -382,7 +382,7 @@ class ResolvedRef(Ref):
         start, end = self.raw["start"], self.raw["end"]
         return (self.doc_path, start["line"], start["str"], end["line"], end["str"])
 
-    def moved(self, annotation: Annotation, json_path: Path, document: Document | None) -> Ref:
+    def moved(self, annotation: Annotation, json_path: Path, document: Document | None) -> CheckedRef:
         """See :meth:`Ref.moved`: its boundaries shared once made, else made when read."""
         # It resolved in a document (at another place in the file now).
         assert document is not None and self.doc_path is not None and self.span is not None
@@ -400,7 +400,7 @@ class ResolvedRef(Ref):
             (None, None) if columns is not None else (_START_SLOT.__get__(self), _END_SLOT.__get__(self)),
         )
 
-    def moved_to(self, link: weakref.ReferenceType[Annotation], json_path: Path) -> Ref:
+    def moved_to(self, link: weakref.ReferenceType[Annotation], json_path: Path) -> CheckedRef:
         """See :meth:`Ref.moved_to`: slot by slot, without ``__init__`` (when an annotation
         is added before thousands of others, each of their refs is moved: some 30,000 on
         one keystroke in a 12 MB session)."""
@@ -427,8 +427,8 @@ _NEW = object.__new__
 @dataclass(slots=True, weakref_slot=True)
 class Annotation:
     json_path: Path
-    claim: Ref | None = None
-    sources: list[Ref] = field(default_factory=list)
+    claim: CheckedRef | None = None
+    sources: list[CheckedRef] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -438,5 +438,5 @@ class Session:
     documents: list[Document] = field(default_factory=list)
     by_path: dict[str, Document] = field(default_factory=dict)
     annotations: list[Annotation] = field(default_factory=list)
-    refs: list[Ref] = field(default_factory=list)
+    refs: list[CheckedRef] = field(default_factory=list)
     shape: str = "spec"  # "spec" ({documents, annotations}) or "cli" ({session, annotations})

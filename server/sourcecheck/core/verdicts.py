@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .session import Annotation, Document, Path, Ref, Session, pointer
+from .session import Annotation, CheckedRef, Document, Path, Session, pointer
 
 VERDICTS = ("supported", "contested", "refuted", "unverified", "unresolved")
 WEAK = 0.3
@@ -37,7 +37,7 @@ def valid_confidence(value: Any) -> int | float | None:
     return value if 0 <= value <= 1 else None
 
 
-def counts(source: Ref) -> bool:
+def counts(source: CheckedRef) -> bool:
     """Whether a source counts: it resolves, with a valid polarity and confidence."""
     return (
         source.valid and valid_polarity(source.polarity) is not None and valid_confidence(source.confidence) is not None
@@ -45,7 +45,7 @@ def counts(source: Ref) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ClaimVerdict:
     """What an annotation's counted sources say of its claim."""
 
     path: Path  # the annotation's JSON path
@@ -75,7 +75,7 @@ class Verdict:
         }
 
 
-def verdict_of(annotation: Annotation | None, path: Path) -> Verdict:
+def verdict_of(annotation: Annotation | None, path: Path) -> ClaimVerdict:
     """The verdict of an annotation (None: an item of ``annotations`` that is no object)."""
     claim = annotation.claim if annotation is not None else None
     supports: list[int | float] = []
@@ -101,7 +101,9 @@ def verdict_of(annotation: Annotation | None, path: Path) -> Verdict:
         verdict = "refuted"
     else:
         verdict = "unverified"
-    return Verdict(path, verdict, len(supports), len(refutes), max(supports, default=None), max(refutes, default=None))
+    return ClaimVerdict(
+        path, verdict, len(supports), len(refutes), max(supports, default=None), max(refutes, default=None)
+    )
 
 
 def annotation_items(value: Any) -> list[Any] | None:
@@ -110,7 +112,7 @@ def annotation_items(value: Any) -> list[Any] | None:
     return annotations if isinstance(annotations, list) else None
 
 
-def verdicts(session: Session, value: Any) -> list[Verdict]:
+def verdicts(session: Session, value: Any) -> list[ClaimVerdict]:
     """One verdict per item of ``annotations``, in file order (an item that is no object is
     an annotation whose claim cannot resolve: ``unresolved``)."""
     items = annotation_items(value)
@@ -121,7 +123,7 @@ def verdicts(session: Session, value: Any) -> list[Verdict]:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class UncitedRun:
     """A stretch of a document's text: content offsets ``[start, end)``."""
 
     start: int
@@ -129,11 +131,11 @@ class Run:
 
 
 @dataclass(frozen=True, slots=True)
-class Coverage:
+class DocumentCoverage:
     """How much of a cited document no resolved claim covers."""
 
     document: Document
-    runs: tuple[Run, ...]
+    runs: tuple[UncitedRun, ...]
 
     @property
     def characters(self) -> int:
@@ -165,7 +167,7 @@ def place(document: Document, offset: int) -> dict[str, int]:
     return {"line": line, "column": offset - document.line_starts[line - 1]}
 
 
-def coverage(session: Session) -> list[Coverage]:
+def coverage(session: Session) -> list[DocumentCoverage]:
     """The uncited text of every cited document, in document order."""
     claims = [annotation.claim for annotation in session.annotations if annotation.claim is not None]
     cited = {claim.doc_path for claim in claims if isinstance(claim.doc_path, str)}
@@ -182,13 +184,13 @@ def coverage(session: Session) -> list[Coverage]:
             if start > at:
                 text = document.content[at:start]
                 if text.strip():
-                    runs.append(Run(at, start))
+                    runs.append(UncitedRun(at, start))
             at = max(at, end)
-        found.append(Coverage(document, tuple(runs)))
+        found.append(DocumentCoverage(document, tuple(runs)))
     return found
 
 
-def span_json(ref: Ref) -> dict[str, Any]:
+def span_json(ref: CheckedRef) -> dict[str, Any]:
     """The additions docs/rules.md makes to a valid ref in ``--json``: its path and span."""
     assert ref.valid and ref.document is not None and ref.span is not None
     return {
@@ -202,8 +204,8 @@ def span_json(ref: Ref) -> dict[str, Any]:
 class Summary:
     """A session at a glance: claims by verdict, weak support, the uncited share per document."""
 
-    verdicts: tuple[Verdict, ...]
-    coverage: tuple[Coverage, ...]
+    verdicts: tuple[ClaimVerdict, ...]
+    coverage: tuple[DocumentCoverage, ...]
 
     def count(self, verdict: str) -> int:
         return sum(1 for v in self.verdicts if v.verdict == verdict)

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.positions import Encoding
-from ..core.session import Finding, Severity
+from ..core.session import Severity, Violation
 from ..inputs import Checked
 from .base import Options, Output, Rendered
 
@@ -30,7 +30,7 @@ class Style:
 SNIPPET_WIDTH = 100
 
 
-def snippet(analysis: Analysis, finding: Finding, style: Style, first_line: int = 1) -> list[str]:
+def snippet(analysis: Analysis, finding: Violation, style: Style, first_line: int = 1) -> list[str]:
     """The line of the file under the finding, with the value underlined (``first_line``:
     the file's line the text starts on, for a line of JSON Lines). Only the window shown is
     read from the line: on a one-line session of megabytes, each finding costs the same."""

@@ -11,11 +11,11 @@ from typing import Any
 from ..core import jsontext
 from ..core.analysis import Analysis
 from ..core.fixes import FIXERS, fix_of
-from ..core.fixes import Fix as CoreFix
+from ..core.fixes import Repair as CoreFix
 from ..core.jsontext import plain_float
 from ..core.positions import Encoding
-from ..core.session import Finding, Ref, ResolvedRef, pointer
-from ..core.verdicts import Coverage
+from ..core.session import CheckedRef, ResolvedRef, Violation, pointer
+from ..core.verdicts import DocumentCoverage
 from ..inputs import Checked
 from .base import Options, Output, Rendered
 
@@ -79,7 +79,7 @@ def _fix_json(analysis: Analysis, fix: CoreFix, encoding: Encoding) -> dict[str,
     }
 
 
-def finding_json(analysis: Analysis, finding: Finding, encoding: Encoding = Encoding.UTF16) -> dict[str, Any]:
+def finding_json(analysis: Analysis, finding: Violation, encoding: Encoding = Encoding.UTF16) -> dict[str, Any]:
     """A finding as ``--json`` writes it: code, severity, message, pointer and range; and its
     ``fix`` when it has one repair, its ``suggestions`` when it has several (core/fixes.py)."""
     found: dict[str, Any] = {
@@ -98,7 +98,7 @@ def finding_json(analysis: Analysis, finding: Finding, encoding: Encoding = Enco
     return found
 
 
-def _coverage_json(coverage: Coverage) -> dict[str, Any]:
+def _coverage_json(coverage: DocumentCoverage) -> dict[str, Any]:
     """``Coverage.as_json``, its runs' places found with the document's line starts at hand."""
     document = coverage.document
     starts = document.lines.starts
@@ -120,7 +120,7 @@ def _coverage_json(coverage: Coverage) -> dict[str, Any]:
     }
 
 
-def _refs_json(refs: list[Ref]) -> list[dict[str, Any]]:
+def _refs_json(refs: list[CheckedRef]) -> list[dict[str, Any]]:
     """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
     and span in its document (docs/rules.md's additions; ``verdicts.span_json``, written out: a
     large session has thirty thousand). A ref the check resolved in one go knows its lines

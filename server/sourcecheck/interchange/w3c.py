@@ -27,7 +27,7 @@ from urllib.parse import quote as url_quote
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.jsontext import dumps
-from ..core.session import Ref, pointer
+from ..core.session import CheckedRef, pointer
 from .model import Citation, Cited, LeftOut, Pointer, Segment, Source
 from .wire import Wire, integer, items, string
 
@@ -179,7 +179,7 @@ def iri(base: str, path: str) -> str:
     return base + url_quote(path.lstrip("/"), safe="/")
 
 
-def selectors(ref: Ref) -> list[dict[str, Any]]:
+def selectors(ref: CheckedRef) -> list[dict[str, Any]]:
     assert ref.span is not None and ref.document is not None
     start, end = ref.span
     content = ref.document.content
@@ -194,7 +194,7 @@ def selectors(ref: Ref) -> list[dict[str, Any]]:
     ]
 
 
-def resource(ref: Ref, base: str) -> dict[str, Any]:
+def resource(ref: CheckedRef, base: str) -> dict[str, Any]:
     assert ref.document is not None
     return {"type": "SpecificResource", "source": iri(base, ref.document.path), "selector": selectors(ref)}
 

@@ -24,9 +24,9 @@ from typing import Any
 from ..core.analysis import Analysis
 from ..core.display import HIDDEN_CHARACTERS
 from ..core.explain import ASIDE
-from ..core.session import Document, Finding, Path, Ref
+from ..core.session import CheckedRef, Document, Path, Violation
 from ..core.unsupported import said
-from ..core.verdicts import VERDICTS, WEAK, Summary, Verdict, counts, percent, valid_confidence, valid_polarity
+from ..core.verdicts import VERDICTS, WEAK, ClaimVerdict, Summary, counts, percent, valid_confidence, valid_polarity
 
 # Segment kinds: the claim verdict that shows (the most worrying one when claims overlap),
 # in the low three bits, then flags.
@@ -84,8 +84,8 @@ class DocumentData:
 @dataclass(slots=True)
 class ClaimData:
     index: int  # the annotation's index in ``annotations``
-    verdict: Verdict
-    ref: Ref | None
+    verdict: ClaimVerdict
+    ref: CheckedRef | None
     doc: int  # document index, -1 when the claim names no document of the session
     span: tuple[int, int] | None  # UTF-16 offsets in its document
     doc_line: int  # the document line it starts on (0: nowhere to show it)
@@ -99,7 +99,7 @@ class ClaimData:
 class SourceData:
     index: int
     claim: int
-    ref: Ref
+    ref: CheckedRef
     doc: int
     span: tuple[int, int] | None
     doc_line: int
@@ -187,7 +187,7 @@ def _messages(analysis: Analysis) -> _Messages:
 
 def _source(
     analysis: Analysis,
-    ref: Ref,
+    ref: CheckedRef,
     index: int,
     number: int,
     place: tuple[int, tuple[int, int] | None, int],
@@ -294,7 +294,7 @@ def text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def owner_of(finding: Finding, refs_by_path: dict[Path, Ref]) -> Path | None:
+def owner_of(finding: Violation, refs_by_path: dict[Path, CheckedRef]) -> Path | None:
     """The path of the ref a finding is about: its own, or the innermost ref holding its value."""
     if finding.ref is not None:
         return finding.ref.json_path
@@ -305,7 +305,9 @@ def owner_of(finding: Finding, refs_by_path: dict[Path, Ref]) -> Path | None:
     return None
 
 
-def place_of(ref: Ref | None, index_of: dict[str, int], units: list[Units]) -> tuple[int, tuple[int, int] | None, int]:
+def place_of(
+    ref: CheckedRef | None, index_of: dict[str, int], units: list[Units]
+) -> tuple[int, tuple[int, int] | None, int]:
     """A ref's document index (-1: none), its span in UTF-16 offsets (None: it does not
     resolve) and the document line where it starts (0: none to show, e.g. out of range)."""
     if ref is None or not isinstance(ref.doc_path, str) or ref.doc_path not in index_of:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from ...core.display import visible
-from ...core.fixes import Fix, preferred, reach, repairs
-from ...core.session import Finding
+from ...core.fixes import Repair, preferred, reach, repairs
+from ...core.session import Violation
 from ..app import View
 
 ON_THE_LINE = 10
@@ -25,7 +25,7 @@ ON_THE_LINE = 10
 holds them all on its line)."""
 
 
-def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic, is_preferred: bool) -> types.CodeAction:
+def code_action(view: View, fix: Repair, diagnostic: types.Diagnostic, is_preferred: bool) -> types.CodeAction:
     return types.CodeAction(
         title=visible(fix.title),
         kind=types.CodeActionKind.QuickFix,
@@ -35,7 +35,7 @@ def code_action(view: View, fix: Fix, diagnostic: types.Diagnostic, is_preferred
     )
 
 
-def diagnostic_for(view: View, finding: Finding, sent: Sequence[types.Diagnostic]) -> types.Diagnostic:
+def diagnostic_for(view: View, finding: Violation, sent: Sequence[types.Diagnostic]) -> types.Diagnostic:
     """The client's own diagnostic for a finding when it sent it, else an equal one."""
     rng = view.range(*view.analysis.extent(finding))
     for diagnostic in sent:
@@ -65,7 +65,7 @@ def code_actions(view: View, params: types.CodeActionParams) -> list[types.CodeA
     return actions
 
 
-def under(view: View, start: int, end: int) -> list[Finding]:
+def under(view: View, start: int, end: int) -> list[Violation]:
     """The findings whose repairs a cursor (or a selection) ``[start, end]`` is offered: those
     it touches, else the nearest of those on its lines."""
     analysis = view.analysis

@@ -24,7 +24,7 @@ from ...core.explain import lines_said, marked_line
 from ...core.extend import boundary_candidates
 from ...core.jsonlex import encode_string
 from ...core.queries import Typing, enclosing_ref, line_words_at, typing_at, written_document, written_line
-from ...core.session import Document, Ref
+from ...core.session import CheckedRef, Document
 from ...core.skeletons import Offer, offers_at
 from ..app import View
 
@@ -129,7 +129,9 @@ def line_items(view: View, typing: Typing, document: Document) -> list[types.Com
     ]
 
 
-def boundary_items(view: View, typing: Typing, ref: Ref, side: str, document: Document) -> list[types.CompletionItem]:
+def boundary_items(
+    view: View, typing: Typing, ref: CheckedRef, side: str, document: Document
+) -> list[types.CompletionItem]:
     number = written_line(ref, side)
     if number is None or not 1 <= number <= len(document.lines):
         return []

@@ -21,7 +21,7 @@ from ...core.incremental import Derivation, Placement
 from ...core.jsonlex import StringMap
 from ...core.occurrences import MAX_OCCURRENCES, more_than
 from ...core.positions import Encoding, LineTable, Span
-from ...core.session import Finding, Severity
+from ...core.session import Severity, Violation
 from ..app import View
 from ..runtime import COLLECTOR
 from ..wire import Wire, WrittenDiagnostics, dumps
@@ -39,7 +39,7 @@ MAX_DIAGNOSTICS = 1000
 class Sent:
     """A finding's diagnostic as last built, and what it was built from."""
 
-    finding: Finding
+    finding: Violation
     extent: tuple[int, int]
     content: StringMap | None  # the content string's escape map, for related locations
     wire: Wire
@@ -73,7 +73,7 @@ MAX_RELATED = 20
 of a text found 1,000 times each made a 48 MB publish)."""
 
 
-def occurrence_locations(view: View, finding: Finding) -> list[Wire]:
+def occurrence_locations(view: View, finding: Violation) -> list[Wire]:
     """Where the first occurrences of an ambiguous boundary sit inside the content string."""
     ref = finding.ref
     analysis = view.analysis
@@ -243,7 +243,7 @@ def before_edit(content: StringMap, derived: Derivation | None) -> bool:
     return derived is not None and content.raw_offset(content.length) < derived.start
 
 
-def _shifted(previous: Sent, finding: Finding, extent: tuple[int, int], lines: int) -> Sent:
+def _shifted(previous: Sent, finding: Violation, extent: tuple[int, int], lines: int) -> Sent:
     """A diagnostic ``lines`` lines down (up, if negative), its columns kept: only the range
     of its JSON text is written again (it comes first, as :func:`wire_range` and
     ``json.dumps`` write it); its related locations, if any, are kept as they were."""
@@ -260,7 +260,7 @@ def _shifted(previous: Sent, finding: Finding, extent: tuple[int, int], lines: i
     return Sent(finding, extent, previous.content, wire, encoded)
 
 
-def _content_map(analysis: Analysis, finding: Finding) -> StringMap | None:
+def _content_map(analysis: Analysis, finding: Violation) -> StringMap | None:
     """The escape map the related locations of an ambiguous boundary were placed with."""
     if finding.code != "boundary-ambiguous" or finding.ref is None or finding.ref.document is None:
         return None

@@ -24,7 +24,7 @@ from lsprotocol import types
 
 from ...core.display import shorten, visible
 from ...core.explain import confidence_of, polarity_of, where
-from ...core.session import Ref
+from ...core.session import CheckedRef
 from ..app import Shown, View, view_uri
 from ..markup import RichText
 
@@ -38,7 +38,7 @@ def content(shown: Shown, params: types.TextDocumentContentParams) -> types.Text
     return types.TextDocumentContentResult(text=shown.document.content)
 
 
-def kind_of(ref: Ref) -> str | None:
+def kind_of(ref: CheckedRef) -> str | None:
     """``claim``, ``supports`` or ``refutes`` (None: a source without a valid polarity)."""
     return polarity_of(ref) if ref.is_source else "claim"
 
@@ -87,7 +87,7 @@ def semantic_tokens(shown: Shown, params: types.SemanticTokensParams) -> types.S
     return types.SemanticTokens(data=data)
 
 
-def ref_line(view: View, ref: Ref) -> int | None:
+def ref_line(view: View, ref: CheckedRef) -> int | None:
     """The 1-based line of the session file where a ref is written."""
     node = view.analysis.node(ref.json_path)
     return view.analysis.lines.line_of(node.start) + 1 if node is not None else None

@@ -15,7 +15,7 @@ from lsprotocol import types
 
 from ...core.display import both_ends, shorten, visible
 from ...core.explain import ASIDE, POLARITY_MARK, confidence_of, polarity_of
-from ...core.session import Ref
+from ...core.session import CheckedRef
 from ...core.unsupported import said
 from ..app import View
 
@@ -27,7 +27,7 @@ ENDS = 9
 """The narrowest width at which both ends are shown (``col … 7%)``); below it, the start."""
 
 
-def label(ref: Ref, width: int, missing: tuple[str, ...] | None = None) -> str:
+def label(ref: CheckedRef, width: int, missing: tuple[str, ...] | None = None) -> str:
     """A ref's hint: its cited text, after a source its polarity and confidence, after a
     claim the words its sources lack (``missing``)."""
     shown = visible(ref.text or "")

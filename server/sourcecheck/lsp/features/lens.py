@@ -23,7 +23,7 @@ from lsprotocol import types
 
 from ...core.explain import citations_title, coverage_of, listed_from, uncited_title, verdict_title
 from ...core.positions import LineTable
-from ...core.session import Document, Ref
+from ...core.session import CheckedRef, Document
 from ..app import View, lsp_range, view_uri
 
 OPEN_VIEW = "sourcecheck.openDocumentView"
@@ -48,7 +48,7 @@ def show_references(view: View, at: types.Range, title: str, locations: list[dic
     return types.CodeLens(range=at, command=types.Command(title=title, command=SHOW_REFERENCES, arguments=arguments))
 
 
-def ref_locations(view: View, refs: list[Ref]) -> list[dict[str, Any]]:
+def ref_locations(view: View, refs: list[CheckedRef]) -> list[dict[str, Any]]:
     """Where each ref is written in the session file (its whole object)."""
     found = []
     for ref in refs:

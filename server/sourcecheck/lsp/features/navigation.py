@@ -13,16 +13,16 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...core.queries import document_path_at
-from ...core.session import Ref
+from ...core.session import CheckedRef
 from ..app import View, view_uri
 
 
-def cited_range(view: View, ref: Ref) -> types.Range | None:
+def cited_range(view: View, ref: CheckedRef) -> types.Range | None:
     extent = view.analysis.span_extent(ref)
     return view.range(*extent) if extent else None
 
 
-def ref_location(view: View, ref: Ref) -> types.Location | None:
+def ref_location(view: View, ref: CheckedRef) -> types.Location | None:
     node = view.analysis.node(ref.json_path)
     return view.location(node.start, node.end) if node is not None else None
 
@@ -57,7 +57,7 @@ def highlight(view: View, params: types.DocumentHighlightParams) -> list[types.D
 def references(view: View, params: types.ReferenceParams) -> list[types.Location]:
     analysis = view.analysis
     offset = view.offset(params.position)
-    refs: list[Ref] = []
+    refs: list[CheckedRef] = []
     inside = analysis.document_at(offset)
     doc_path = document_path_at(analysis, offset)
     found = analysis.ref_at(offset)

@@ -7,13 +7,13 @@ from lsprotocol import types
 
 from ...core.display import shorten, visible
 from ...core.explain import lines_said, polarity_of
-from ...core.session import Path, Ref
+from ...core.session import CheckedRef, Path
 from ..app import View
 
 NAME_WIDTH = 60
 
 
-def ref_name(ref: Ref) -> str:
+def ref_name(ref: CheckedRef) -> str:
     if ref.valid:
         return shorten(visible(ref.text or ""), NAME_WIDTH) or '""'
     return "(does not resolve)"
