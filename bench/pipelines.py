@@ -8,6 +8,8 @@ Each row beside a baseline measured in the same run:
 - in process, sessions of 2 KB per second: ``sourcecheck.check(text).to_json()`` beside
   ``json.loads`` plus ``json.dumps`` of the same texts (what a pipeline does at least with
   each: read it, write something of it; target: 6x at most);
+- in process, sessions of 8 KB with about 22 findings each, the same way (target: 6x at
+  most), beside the same sessions with none and the floor under it (see ``findings_rows``);
 - one call of the command over 3,000 files of 2 KB, files per second, with ``--jobs 1``
   and with the default (target: the default at least 1.3x ``--jobs 1`` on 2 cores), for the
   human output and for ``--json``; wall time and CPU time (of every process) of each;
@@ -95,6 +97,99 @@ def in_process_rows(texts: list[str]) -> list[Row]:
             "  sourcecheck.check(text).to_json()",
             f"{rate:,.0f} sessions/s",
             f"{full / base:.1f}x baseline (target: 6x at most); check() alone {len(texts) / only:,.0f}/s",
+        ),
+    ]
+
+
+def mistaken_session(seed: int, broken: float = 0.6) -> str:
+    """A session of about 8 KB as a model writes it when it goes wrong: 12 annotations over a
+    document of 20 lines, three refs in five broken (about 22 findings)."""
+    return generate(seed, documents=1, lines=20, annotations=12, broken=broken).text(None)
+
+
+def findings_rows(count: int = 300) -> list[Row]:
+    """``sourcecheck.check(text).to_json()`` on sessions with many findings and on the same
+    sessions with none, each beside ``json.loads`` + ``json.dumps`` of its texts; and the
+    floor under the first: checking the clean ones, plus building the mistaken ones' reports
+    at the speed of C (``json.loads`` of their JSON: the objects ``to_json`` returns, made by
+    the C decoder), or made in Python (a plain copy of the findings' objects: what a check
+    written in Python spends making them, with nothing to search)."""
+    import sourcecheck
+
+    mistaken = [mistaken_session(seed) for seed in range(count)]
+    clean = [mistaken_session(seed, broken=0.0) for seed in range(count)]
+    reports = [json.dumps(sourcecheck.check(text).to_json()) for text in mistaken]
+    findings = sum(report.count('"code":') for report in reports) / count
+    repeats = 8
+
+    def plain(texts: list[str]) -> Any:
+        def work() -> None:
+            for _ in range(repeats):
+                for text in texts:
+                    json.dumps(json.loads(text))
+
+        return work
+
+    def checked(texts: list[str]) -> Any:
+        def work() -> None:
+            for text in texts:
+                sourcecheck.check(text).to_json()
+
+        return work
+
+    def built() -> None:
+        for report in reports:
+            json.loads(report)
+
+    objects = [json.loads(report)["findings"] for report in reports]
+
+    def copied(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: copied(item) for key, item in value.items()}
+        return [copied(item) for item in value] if isinstance(value, list) else value
+
+    def made() -> None:
+        for each in objects:
+            copied(each)
+
+    works = {
+        "base": plain(mistaken),
+        "base clean": plain(clean),
+        "mistaken": checked(mistaken),
+        "clean": checked(clean),
+        "built": built,
+        "made": made,
+    }
+    timed: dict[str, float] = {}
+    for _ in range(5):
+        for name, work in works.items():
+            timed[name] = min(timed.get(name, float("inf")), best_of(1, work, time.process_time))
+    base, base_clean = timed["base"] / repeats, timed["base clean"] / repeats
+    floor = (timed["clean"] * base / base_clean + timed["built"]) / base
+    python_floor = (timed["clean"] * base / base_clean + timed["made"]) / base
+    return [
+        (f"in process, {count} sessions of 8 KB with {findings:.0f} findings each", "", ""),
+        (
+            "  sourcecheck.check(text).to_json()",
+            f"{count / timed['mistaken']:,.0f} sessions/s",
+            f"{timed['mistaken'] / base:.1f}x json.loads + json.dumps (target: 6x at most)",
+        ),
+        (
+            "  the same sessions, no mistakes",
+            f"{count / timed['clean']:,.0f} sessions/s",
+            f"{timed['clean'] / base_clean:.1f}x json.loads + json.dumps of theirs",
+        ),
+        (
+            "  floor: the clean check + the report built in C",
+            f"{floor:.1f}x",
+            f"the reports are {sum(map(len, reports)) / sum(map(len, mistaken)):.1f}x the size of the sessions;"
+            f" json.loads of them alone {timed['built'] / base:.1f}x",
+        ),
+        (
+            "  floor: the clean check + the findings made in Python",
+            f"{python_floor:.1f}x",
+            f"a plain copy of the findings' objects, no search: {timed['made'] / base:.1f}x,"
+            f" {timed['made'] / (findings * count) * 1e6:.1f} us a finding",
         ),
     ]
 
@@ -329,6 +424,7 @@ def rows(jsonl_size: int = 1_000_000_000, runs: int = 3) -> list[Row]:
     if not big.exists():
         big.write_text(generate_sized(parse_size("12M"), 30000, seed=1).text(), encoding="utf-8")
     found: list[Row] = in_process_rows([small_session(seed) for seed in range(IN_PROCESS)])
+    found += findings_rows()
     folder = Path(tempfile.mkdtemp(prefix="sourcecheck-bench-files-"))
     try:
         for seed in range(FILES):

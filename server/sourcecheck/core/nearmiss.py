@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -48,7 +48,7 @@ SCAN_BUDGET = 200_000
 
 QUOTES_SINGLE = "'\u2018\u2019\u201a\u201b\u2032\u2039\u203a`\u00b4"
 QUOTES_DOUBLE = '"\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb'
-_SPACE = r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+"
+_SPACE = r"\s+"  # (in a str pattern, every character str.isspace() takes: U+00A0, U+3000...)
 _MARKUP = r"(?:[*_~`]|\]\([^)\s]*\)|\[)*"  # emphasis, code, a link's brackets and address
 
 
@@ -67,49 +67,66 @@ class NearMiss:
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 
 
-def _char_pattern(ch: str, loose: bool) -> str:
+_FLAT = str.maketrans({**dict.fromkeys(QUOTES_SINGLE.replace("`", ""), "'"), **dict.fromkeys(QUOTES_DOUBLE, '"')})
+"""Quotes written as one of each kind (the backtick kept: it is markup too), a character for a
+character: a line so written is searched with a pattern of plain characters (a class of ten
+quotes, of characters past U+00FF, costs ``re.compile`` a table of 65,536 each time it is in
+a pattern) and its matches are at the columns of the line as it is."""
+_FLAT_LOOSE = {**_FLAT, **dict.fromkeys(map(ord, DASHES), "-")}
+"""Quotes and dashes so written, for the patterns that take any dash for another."""
+
+
+def _char_pattern(ch: str, loose: bool, flat: bool) -> str:
     if ch in QUOTES_SINGLE:
-        return f"[{re.escape(QUOTES_SINGLE)}]"
+        return "['`]" if flat else f"[{re.escape(QUOTES_SINGLE)}]"
     if ch in QUOTES_DOUBLE:
-        return f"[{re.escape(QUOTES_DOUBLE)}]"
+        return '"' if flat else f"[{re.escape(QUOTES_DOUBLE)}]"
     if loose and ch in DASHES:
-        return f"[{re.escape(DASHES)}]"
+        return "\\-" if flat else f"[{re.escape(DASHES)}]"
     return re.escape(ch)
 
 
-_DASH_RUN = f"[{re.escape(DASHES)}]{{1,3}}"
-_LOOSE_SPACE = f"{_MARKUP}(?:,?{_SPACE}|(?:{_SPACE})?{_DASH_RUN}(?:{_SPACE})?){_MARKUP}"
-"""A space as models rewrite it: a comma added before it, a hyphen or a dash for it."""
+def _dash_run(flat: bool) -> str:
+    return "\\-{1,3}" if flat else f"[{re.escape(DASHES)}]{{1,3}}"
 
 
-def _loose_piece(piece: str) -> str:
+def _loose_space(flat: bool) -> str:
+    """A space as models rewrite it: a comma added before it, a hyphen or a dash for it."""
+    return f"{_MARKUP}(?:,?{_SPACE}|(?:{_SPACE})?{_dash_run(flat)}(?:{_SPACE})?){_MARKUP}"
+
+
+def _loose_piece(piece: str, flat: bool) -> str:
     """A word of the needle with other punctuation taken for its own: any dash (or ``--``, or a
     space) for a dash, a comma dropped."""
     parts = []
     for run in re.findall(f"[{re.escape(DASHES)}]+|.", piece):
         if run[0] in DASHES:
-            parts.append(f"(?:{_DASH_RUN}|{_SPACE})")
+            parts.append(f"(?:{_dash_run(flat)}|{_SPACE})")
         elif run == ",":
             parts.append(",?")
         else:
-            parts.append(_char_pattern(run, True))
+            parts.append(_char_pattern(run, True, flat))
     return "".join(parts)
 
 
 @lru_cache(maxsize=1024)
-def _pattern(needle: str, markup: bool) -> re.Pattern[str] | None:
+def _pattern(needle: str, markup: bool, flat: bool = True) -> re.Pattern[str] | None:
     """A needle as a case-insensitive pattern that takes any quote style and any run of
     whitespace for one (and, with ``markup``, markdown markup around its words and other
     punctuation: see :func:`_loose_piece`); compiled once per needle (a boundary's is asked
-    for on every line around it)."""
+    for on every line around it). With ``flat``, a pattern of a line written with
+    :data:`_FLAT` (:data:`_FLAT_LOOSE` with ``markup``): the same matches, built at a tenth
+    of the cost."""
     parts: list[str] = []
     for piece in re.split(f"({_SPACE})", needle):
         if not piece:
             continue
         if re.fullmatch(_SPACE, piece):
-            parts.append(_LOOSE_SPACE if markup else _SPACE)
+            parts.append(_loose_space(flat) if markup else _SPACE)
         else:
-            parts.append(_loose_piece(piece) if markup else "".join(_char_pattern(ch, False) for ch in piece))
+            parts.append(
+                _loose_piece(piece, flat) if markup else "".join(_char_pattern(ch, False, flat) for ch in piece)
+            )
     if not parts:
         return None
     body = "".join(parts)
@@ -124,7 +141,7 @@ def _pattern(needle: str, markup: bool) -> re.Pattern[str] | None:
 def tolerant(text: str) -> re.Pattern[str] | None:
     """``text`` as a pattern that takes any quote style, letter case and run of whitespace (a
     line break too) for its own: what the check calls the same text written otherwise."""
-    return _pattern(text, markup=False)
+    return _pattern(text, markup=False, flat=False)
 
 
 def _unique(line: str, text: str) -> bool:
@@ -255,49 +272,30 @@ def _with_markup(line: str, start: int, end: int, needle: str) -> tuple[int, int
     return start, end
 
 
-_WORDS = re.compile(r"[^\W_]+")
+_QUOTE_CLASS = f"[{re.escape(QUOTES_SINGLE + QUOTES_DOUBLE)}]"
+_LITERAL = re.compile(f"{_SPACE}|{_QUOTE_CLASS}")
+_LITERAL_LOOSE = re.compile(f"{_SPACE}|{_QUOTE_CLASS}|[{re.escape(DASHES)},]|\\.\\.\\.|…")
 
 
-@lru_cache(maxsize=1024)
-def _words(needle: str) -> tuple[str, ...]:
-    return tuple(_WORDS.findall(needle.lower()))
+@lru_cache(maxsize=4096)
+def _pieces(needle: str, markup: bool) -> tuple[str, ...]:
+    """The runs of ``needle`` that any match of its pattern (:func:`_pattern`) holds as they
+    are, but for case: what lies between its spaces and quotes (and, with ``markup``, its
+    dashes, commas and ellipses, which the pattern takes written otherwise)."""
+    return tuple(piece for piece in (_LITERAL_LOOSE if markup else _LITERAL).split(needle.lower()) if piece)
 
 
-def _may_match(line: str, needle: str) -> bool:
-    """Whether every run of letters and digits of ``needle`` is on ``line`` in some case: what
-    any pattern of :func:`_pattern` needs to match (punctuation, quotes, spacing and markup are
-    what it takes otherwise), checked before the pattern is compiled or run."""
-    lowered = line.lower()
-    return all(word in lowered for word in _words(needle))
-
-
-def _on_line(
-    lines: Sequence[str], number: int, needle: str, markup: bool, written: str | None = None
-) -> list[tuple[int, str]]:
-    """(column, text) of the places on line ``number`` that ``needle`` may have meant: those on
-    word boundaries as the needle is, where any is (else those inside words: a string written
-    as a prefix); with ``markup``, with the markup it starts or ends inside where the string
-    as ``written`` does not."""
-    if not 1 <= number <= len(lines) or len(lines[number - 1]) > MAX_LINE:
-        return []
-    line = lines[number - 1]
-    if not _may_match(line, needle):
-        return []
-    pattern = _pattern(needle, markup)
-    if pattern is None:
-        return []
-    matches = [m.span() for m in _matches(pattern, line)]
-    whole = [(start, end) for start, end in matches if _on_word_boundaries(line, start, end, needle)]
-    found: list[tuple[int, str]] = []
-    for start, end in whole or matches:  # inside words only where nothing is on their boundaries
-        if markup:
-            start, end = _with_markup(line, start, end, needle if written is None else written)
-        if line[start:end] != needle and all(column != start for column, _ in found):
-            found.append((start, line[start:end]))
-    return found
+def _may_match(lowered: str, needle: str, markup: bool) -> bool:
+    """Whether every piece of ``needle`` (:func:`_pieces`) is on the line (``lowered``, as
+    ``str.lower`` writes it): what its pattern needs to match, checked before the pattern is
+    compiled or run (most lines around a boundary hold none of it; a boundary whose string
+    was written with a character its line has not needs no pattern at all)."""
+    return all(piece in lowered for piece in _pieces(needle, markup))
 
 
 _PUNCTUATION = "!?:;,"
+_WRAPPED = re.compile(r"(\*\*|__|[*_`~])(.+)\1")
+_MARKS = re.compile(r"\*\*|__|[*_`~]")
 
 
 def _trimmed(needle: str, line: str) -> list[tuple[str, str]]:
@@ -315,115 +313,216 @@ def _trimmed(needle: str, line: str) -> list[tuple[str, str]]:
         else:
             found.append((without, "`str` has a period at its end that the line has not there"))
     unwrapped = stripped
-    while (wrapped := re.fullmatch(r"(\*\*|__|[*_`~])(.+)\1", unwrapped)) is not None:
+    while (wrapped := _WRAPPED.fullmatch(unwrapped)) is not None:
         unwrapped = wrapped.group(2)
-    plain = re.sub(r"\*\*|__|[*_`~]", "", stripped)
+    plain = _MARKS.sub("", stripped)
     for variant in dict.fromkeys([unwrapped, plain]):
         if variant != stripped and variant:
             found.append((variant, "`str` has markdown markup the line has not"))
     return found
 
 
-def _loose_on_line(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
-    """Kind 2 (see the module's docstring): what models add, drop or write otherwise."""
-    line = lines[number - 1]
-    found: list[NearMiss] = []
-    for variant, why in [(needle, ""), *_trimmed(needle, line)]:
-        if why.startswith("`str` has a period") and any(n.why.startswith("`str` has a space") for n in found):
-            continue  # the line has the period: only the space was added
-        exact = variant != needle and _unique(line, variant)  # only what was added is wrong: evident
-        for column, text in (
-            [(line.find(variant), variant)] if exact else _on_line(lines, number, variant, True, needle)
-        ):
-            # (a part of a candidate already found, at its column, is not another one: the
-            # string without its period where the line has the period after what was meant)
-            if _unique(line, text) and all(
-                n.text != text and not (n.column == column and n.text.startswith(text)) for n in found
+class Survey:
+    """The near misses of one document's lines, each search made once: a boundary's message
+    (:meth:`near_misses`) and its ref's repair (:meth:`candidates`) ask for the same lines
+    around it, and so do the refs of one line (a document holds one, core/session.py)."""
+
+    __slots__ = ("_flat", "_lines", "_lowered", "_memo", "_places", "_text")
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._lines = lines
+        self._lowered: dict[int, str] = {}
+        self._flat: dict[tuple[int, bool], str] = {}
+        self._memo: dict[tuple[object, ...], list[NearMiss]] = {}
+        self._text: dict[int, str] = {}
+        self._places: dict[tuple[int, str, bool, str | None], list[tuple[int, str]]] = {}
+
+    def _line(self, number: int) -> str:
+        """Line ``number`` (1-based), sliced from the document once (``Lines`` slices it anew
+        each time it is asked: a boundary's message and its ref's repair ask 16 lines each)."""
+        text = self._text.get(number)
+        if text is None:
+            text = self._text[number] = self._lines[number - 1]
+        return text
+
+    def _flattened(self, number: int, markup: bool) -> str:
+        """Line ``number`` as :func:`_pattern`'s patterns read it (``flat``)."""
+        flat = self._flat.get((number, markup))
+        if flat is None:
+            flat = self._flat[number, markup] = self._line(number).translate(_FLAT_LOOSE if markup else _FLAT)
+        return flat
+
+    def _lower(self, number: int) -> str:
+        lowered = self._lowered.get(number)
+        if lowered is None:
+            lowered = self._lowered[number] = self._line(number).lower()
+        return lowered
+
+    def _on_line(self, number: int, needle: str, markup: bool, written: str | None = None) -> list[tuple[int, str]]:
+        key = (number, needle, markup, written)
+        found = self._places.get(key)
+        if found is None:
+            found = self._places[key] = self._places_on(number, needle, markup, written)
+        return found
+
+    def _places_on(self, number: int, needle: str, markup: bool, written: str | None) -> list[tuple[int, str]]:
+        """(column, text) of the places on line ``number`` that ``needle`` may have meant:
+        those on word boundaries as the needle is, where any is (else those inside words: a
+        string written as a prefix); with ``markup``, with the markup it starts or ends inside
+        where the string as ``written`` does not."""
+        lines = self._lines
+        if not 1 <= number <= len(lines) or len(line := self._line(number)) > MAX_LINE:
+            return []
+        if not _may_match(self._lower(number), needle, markup):
+            return []
+        pattern = _pattern(needle, markup)
+        if pattern is None:
+            return []
+        matches = [m.span() for m in _matches(pattern, self._flattened(number, markup))]
+        whole = [(start, end) for start, end in matches if _on_word_boundaries(line, start, end, needle)]
+        found: list[tuple[int, str]] = []
+        for start, end in whole or matches:  # inside words only where nothing is on their boundaries
+            if markup:
+                start, end = _with_markup(line, start, end, needle if written is None else written)
+            if line[start:end] != needle and all(column != start for column, _ in found):
+                found.append((start, line[start:end]))
+        return found
+
+    def written_otherwise(self, number: int, needle: str) -> list[str]:
+        """Every text of line ``number`` that is ``needle`` but for quotes, case and spacing
+        (:func:`tolerant`'s matches, one after another), the needle itself among them."""
+        pattern = _pattern(needle, False)
+        if pattern is None or not _may_match(self._lower(number), needle, False):
+            return []
+        line = self._line(number)
+        return [line[m.start() : m.end()] for m in pattern.finditer(self._flattened(number, False))]
+
+    def _remembered(self, key: tuple[object, ...], work: Callable[[], list[NearMiss]]) -> list[NearMiss]:
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = work()
+        return found
+
+    def _loose_on_line(self, number: int, needle: str) -> list[NearMiss]:
+        """Kind 2 (see the module's docstring): what models add, drop or write otherwise."""
+        return self._remembered(("loose", number, needle), lambda: self._loose(number, needle))
+
+    def _loose(self, number: int, needle: str) -> list[NearMiss]:
+        line = self._line(number)
+        found: list[NearMiss] = []
+        for variant, why in [(needle, ""), *_trimmed(needle, line)]:
+            if why.startswith("`str` has a period") and any(n.why.startswith("`str` has a space") for n in found):
+                continue  # the line has the period: only the space was added
+            exact = variant != needle and _unique(line, variant)  # only what was added is wrong: evident
+            for column, text in (
+                [(line.find(variant), variant)] if exact else self._on_line(number, variant, True, needle)
             ):
-                if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
-                    edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
-                    why = f"{why}, where line {number} {edge}"
-                found.append(NearMiss(number, column, text, False, why or _loosely(variant, text), 2))
-    return found
+                # (a part of a candidate already found, at its column, is not another one: the
+                # string without its period where the line has the period after what was meant)
+                if _unique(line, text) and all(
+                    n.text != text and not (n.column == column and n.text.startswith(text)) for n in found
+                ):
+                    if why.startswith("`str` has a space") and (line.startswith(text) or line.endswith(text)):
+                        edge = "ends" if line.endswith(text) and needle[-1:].isspace() else "starts"
+                        why = f"{why}, where line {number} {edge}"
+                    found.append(NearMiss(number, column, text, False, why or _loosely(variant, text), 2))
+        return found
 
+    def _tolerant_on_line(self, number: int, needle: str) -> list[NearMiss]:
+        """Kind 1: the same characters but for quotes, case and spacing (safe when found once)."""
+        return self._remembered(("tolerant", number, needle), lambda: self._tolerant(number, needle))
 
-def _tolerant_on_line(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
-    """Kind 1: the same characters but for quotes, case and spacing (safe when found once)."""
-    found = _on_line(lines, number, needle, markup=False)
-    if not found:
-        return []
-    line = lines[number - 1]
-    pattern = _pattern(needle, False)
-    everywhere = len(_matches(pattern, line)) if pattern is not None else 0  # mid-word ones too
-    safe = len(found) == 1 and everywhere == 1 and _unique(line, found[0][1])
-    return [NearMiss(number, c, t, safe, _differences(needle, t), 1) for c, t in found]
+    def _tolerant(self, number: int, needle: str) -> list[NearMiss]:
+        found = self._on_line(number, needle, markup=False)
+        if not found:
+            return []
+        line = self._line(number)
+        pattern = _pattern(needle, False)
+        everywhere = (
+            len(_matches(pattern, self._flattened(number, False))) if pattern is not None else 0
+        )  # mid-word too
+        safe = len(found) == 1 and everywhere == 1 and _unique(line, found[0][1])
+        return [NearMiss(number, c, t, safe, _differences(needle, t), 1) for c, t in found]
 
+    def _elsewhere(self, number: int, needle: str, every: bool) -> list[NearMiss]:
+        """Kind 4: on the lines around ``number``, nearest first: the string itself, else
+        written as kind 1 finds it, else as kind 2 does (with ``every``: each of them, not only
+        the first kind found on a line)."""
+        return self._remembered(("elsewhere", number, needle, every), lambda: self._around(number, needle, every))
 
-def _elsewhere(lines: Sequence[str], number: int, needle: str, every: bool) -> list[NearMiss]:
-    """Kind 4: on the lines around ``number``, nearest first: the string itself, else written
-    as kind 1 finds it, else as kind 2 does (with ``every``: each of them, not only the first
-    kind found on a line)."""
-    near: list[NearMiss] = []
-    budget = SCAN_BUDGET
-    around = sorted(range(number - NEARBY, number + NEARBY + 1), key=lambda n: (abs(n - number), n))
-    for other in around:
-        if other == number or not 1 <= other <= len(lines):
-            continue
-        text = lines[other - 1]
-        budget -= len(text)
-        if budget < 0:
-            break
-        exact = _unique(text, needle)
-        if exact:
-            near.append(NearMiss(other, text.find(needle), needle, False, f"it is on line {other}", 0))
-            if not every:
+    def _around(self, number: int, needle: str, every: bool) -> list[NearMiss]:
+        lines = self._lines
+        near: list[NearMiss] = []
+        budget = SCAN_BUDGET
+        around = sorted(range(number - NEARBY, number + NEARBY + 1), key=lambda n: (abs(n - number), n))
+        for other in around:
+            if other == number or not 1 <= other <= len(lines):
                 continue
-        written = [(c, m) for c, m in _on_line(lines, other, needle, markup=False) if _unique(text, m)]
-        for column, meant in written[: 2 if every else 1]:
-            near.append(NearMiss(other, column, meant, False, f"it is on line {other}, written otherwise", 1))
-        if every and not written and not exact:
-            for miss in _loose_on_line(lines, other, needle)[:1]:
-                near.append(
-                    NearMiss(other, miss.column, miss.text, False, f"it is on line {other}, written otherwise", 2)
-                )
-    return near
+            text = self._line(other)
+            budget -= len(text)
+            if budget < 0:
+                break
+            exact = _unique(text, needle)
+            if exact:
+                near.append(NearMiss(other, text.find(needle), needle, False, f"it is on line {other}", 0))
+                if not every:
+                    continue
+            written = [(c, m) for c, m in self._on_line(other, needle, markup=False) if _unique(text, m)]
+            for column, meant in written[: 2 if every else 1]:
+                near.append(NearMiss(other, column, meant, False, f"it is on line {other}, written otherwise", 1))
+            if every and not written and not exact:
+                for miss in self._loose_on_line(other, needle)[:1]:
+                    near.append(
+                        NearMiss(other, miss.column, miss.text, False, f"it is on line {other}, written otherwise", 2)
+                    )
+        return near
+
+    def near_misses(self, number: int, needle: str, side: Side) -> list[NearMiss]:
+        """What a boundary string ``needle`` that does not occur on line ``number`` (1-based)
+        was meant to be: the candidates of the first kind that finds any (see the module's
+        docstring), each once, nearest line first."""
+        if not needle or not 1 <= number <= len(self._lines):
+            return []
+        return (
+            self._tolerant_on_line(number, needle)
+            or self._loose_on_line(number, needle)
+            or _across_lines(self._lines, number, needle, side)
+            or self._elsewhere(number, needle, every=False)
+            or [miss for miss in self._elsewhere(number, needle, every=True) if miss.rank == 2]
+        )
+
+    def candidates(self, number: int, needle: str, side: Side) -> list[NearMiss]:
+        """Every place of every kind a boundary string may have meant (not only the first
+        kind's: a ref with two mistakes is repaired as a whole from these, core/placing.py),
+        nearest first and each once: the named line's, then the lines around it."""
+        if not needle or not 1 <= number <= len(self._lines):
+            return []
+        return self._remembered(("candidates", number, needle, side), lambda: self._every(number, needle, side))
+
+    def _every(self, number: int, needle: str, side: Side) -> list[NearMiss]:
+        found = [
+            *self._tolerant_on_line(number, needle),
+            *self._loose_on_line(number, needle),
+            *_across_lines(self._lines, number, needle, side),
+            *self._elsewhere(number, needle, every=True),
+        ]
+        unique: dict[tuple[int, int, str], NearMiss] = {}
+        for miss in found:
+            unique.setdefault((miss.line, miss.column, miss.text), miss)
+        return list(unique.values())
 
 
 def near_misses(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
-    """What a boundary string ``needle`` that does not occur on line ``number`` (1-based) of
-    ``lines`` was meant to be: the candidates of the first kind that finds any (see the
-    module's docstring), each once, nearest line first."""
-    if not needle or not 1 <= number <= len(lines):
-        return []
-    return (
-        _tolerant_on_line(lines, number, needle)
-        or _loose_on_line(lines, number, needle)
-        or _across_lines(lines, number, needle, side)
-        or _elsewhere(lines, number, needle, every=False)
-        or _elsewhere_loose(lines, number, needle)
-    )
-
-
-def _elsewhere_loose(lines: Sequence[str], number: int, needle: str) -> list[NearMiss]:
-    return [miss for miss in _elsewhere(lines, number, needle, every=True) if miss.rank == 2]
+    """:meth:`Survey.near_misses` of ``lines`` asked once."""
+    return Survey(lines).near_misses(number, needle, side)
 
 
 def candidates(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
-    """Every place of every kind a boundary string may have meant (not only the first kind's:
-    a ref with two mistakes is repaired as a whole from these, core/placing.py), nearest
-    first and each once: the named line's, then the lines around it."""
-    if not needle or not 1 <= number <= len(lines):
-        return []
-    found = [
-        *_tolerant_on_line(lines, number, needle),
-        *_loose_on_line(lines, number, needle),
-        *_across_lines(lines, number, needle, side),
-        *_elsewhere(lines, number, needle, every=True),
-    ]
-    unique: dict[tuple[int, int, str], NearMiss] = {}
-    for miss in found:
-        unique.setdefault((miss.line, miss.column, miss.text), miss)
-    return list(unique.values())
+    """:meth:`Survey.candidates` of ``lines`` asked once."""
+    return Survey(lines).candidates(number, needle, side)
+
+
+_BREAK_OR_SPACE = re.compile(r"\n| ")
 
 
 def _across_lines(lines: Sequence[str], number: int, needle: str, side: Side) -> list[NearMiss]:
@@ -431,7 +530,7 @@ def _across_lines(lines: Sequence[str], number: int, needle: str, side: Side) ->
     one (``\\n``) or as the space that joined a wrapped line."""
     line = lines[number - 1]
     found: list[NearMiss] = []
-    for at in [m.start() for m in re.finditer(r"\n| ", needle)]:
+    for at in [m.start() for m in _BREAK_OR_SPACE.finditer(needle)]:
         before, after = needle[:at].rstrip(), needle[at + 1 :].lstrip()
         if not before or not after:
             continue
@@ -497,6 +596,7 @@ __all__ = [
     "MAX_LINE",
     "NEARBY",
     "NearMiss",
+    "Survey",
     "best_part",
     "candidates",
     "lines_holding_once",

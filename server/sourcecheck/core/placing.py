@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .nearmiss import NearMiss, candidates, lines_holding_once, tolerant
+from .nearmiss import NearMiss, lines_holding_once
 from .refs import Boundaries, resolves_to
 from .session import Boundary, CheckedRef, Document, Side
 
@@ -106,7 +106,7 @@ def _options(document: Document, boundary: Boundary) -> list[Part]:
     if evident is not None:
         return [Part(boundary.side, evident.line, evident.text, True, evident.rank, evident.why, True, False)]
     if found == "missing":
-        misses = candidates(document.lines, boundary.line, boundary.str, boundary.side)
+        misses = document.candidates(boundary.line, boundary.str, boundary.side)
         return [Part(boundary.side, m.line, m.text, m.safe, m.rank, m.why, True) for m in misses]
     if found == "out":
         lines = lines_holding_once(document.content, document.line_starts, boundary.str)
@@ -118,7 +118,6 @@ def _shifted(document: Document, boundary: Boundary, deltas: set[int]) -> list[P
     """A resolving boundary moved by each of ``deltas`` lines, where its string (or the same
     characters but for quotes, case, spacing) is found once there."""
     lines = document.lines
-    pattern = tolerant(boundary.str)
     found = []
     for delta in sorted(deltas, key=lambda d: (abs(d), d)):
         number = boundary.line + delta
@@ -131,7 +130,7 @@ def _shifted(document: Document, boundary: Boundary, deltas: set[int]) -> list[P
                 Part(boundary.side, number, boundary.str, False, 0, f"it is on line {number} too", True, True, True)
             )
             continue
-        matches = [m.group() for m in pattern.finditer(line)] if pattern is not None else []
+        matches = document.survey().written_otherwise(number, boundary.str)
         if len(matches) == 1 and line.count(matches[0]) == 1:
             why = f"it is on line {number} too, written otherwise"
             found.append(Part(boundary.side, number, matches[0], False, 1, why, True, True, True))
@@ -149,6 +148,10 @@ def placements(ref: CheckedRef) -> list[RefPlacement]:
     document, start, end = ref.document, ref.start, ref.end
     if document is None or start is None or end is None:
         return []
+    return document.placed(start, end, lambda: _placements(document, start, end))
+
+
+def _placements(document: Document, start: Boundary, end: Boundary) -> list[RefPlacement]:
     starts, ends = _options(document, start), _options(document, end)
     if not starts or not ends:
         return []

@@ -11,13 +11,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, overload
+from typing import Any, TypeVar, cast, overload
 
 from .lineindex import LineIndex
-from .nearmiss import NearMiss, near_misses
+from .nearmiss import NearMiss, Survey
 from .nearmiss import Side as Side
 from .occurrences import MAX_OCCURRENCES, occurrences
 from .positions import line_starts
+
+T = TypeVar("T")
 
 Path = tuple[str | int, ...]
 
@@ -125,7 +127,8 @@ class Document:
     json_path: Path
     _lines: Lines | None = None
     carriage_return: bool | None = None  # whether the content holds a \r, once known
-    _near: dict[tuple[int, str, str], list[NearMiss]] | None = None  # near misses looked for, kept
+    _survey: Survey | None = None  # near misses looked for, kept
+    _placed: dict[tuple[int, str, int, str], Any] | None = None  # placements of broken refs, kept
     _found: dict[tuple[int, str], tuple[list[int], int]] | None = None  # occurrences on long lines, kept
     _indexes: dict[int, int | LineIndex] | None = None  # a long line's LineIndex (or lookups so far)
 
@@ -181,13 +184,27 @@ class Document:
     def near_misses(self, line: int, needle: str, side: Side) -> list[NearMiss]:
         """What ``needle``, not on line ``line``, was meant to be (see ``nearmiss.py``), looked
         for once per document: the check's message and its fix ask alike."""
-        if self._near is None:
-            self._near = {}
-        key = (line, needle, side)
-        found = self._near.get(key)
-        if found is None:
-            found = self._near[key] = near_misses(self.lines, line, needle, side)
-        return found
+        return self.survey().near_misses(line, needle, side)
+
+    def candidates(self, line: int, needle: str, side: Side) -> list[NearMiss]:
+        """Every place of every kind ``needle`` may have meant (``nearmiss.py``), for a repair
+        of its ref as a whole; each line around it searched once for all of them."""
+        return self.survey().candidates(line, needle, side)
+
+    def placed(self, start: Boundary, end: Boundary, work: Callable[[], T]) -> T:
+        """What ``work`` finds of a ref's boundaries (placing.py's placements), found once per
+        document for every ref whose boundaries are these: each of a ref's findings asks."""
+        if self._placed is None:
+            self._placed = {}
+        key = (start.line, start.str, end.line, end.str)
+        if key not in self._placed:
+            self._placed[key] = work()
+        return cast(T, self._placed[key])
+
+    def survey(self) -> Survey:
+        if self._survey is None:
+            self._survey = Survey(self.lines)
+        return self._survey
 
 
 @dataclass(slots=True)
