@@ -107,6 +107,7 @@ class Analysis:
         edit: tuple[int, int, str] | None,
         stop: Stop | None,
     ) -> None:
+        self._located: dict[Path, tuple[int, int] | None] = {}
         self.source = text
         self.serial = next(_SERIALS)  # unique for the process, unlike id()
         self.memo: CheckMemo | None = None
@@ -212,7 +213,7 @@ class Analysis:
 
     def _line_of(self, path: Path) -> int | None:
         """The 1-based line of the value at ``path`` (for a message naming another value)."""
-        extent = self.tree.locate(path)
+        extent = self.locate(path)
         return self.lines.line_of(extent[0]) + 1 if extent is not None else None
 
     @property
@@ -259,7 +260,15 @@ class Analysis:
     def _locate(self, finding: Violation) -> tuple[int, int]:
         if finding.extent is not None:
             return finding.extent
-        return self.tree.locate(finding.path) or (0, 0)
+        return self.locate(finding.path) or (0, 0)
+
+    def locate(self, path: Path) -> tuple[int, int] | None:
+        """The extent of the value at ``path`` in this text (``Tree.locate``), found once: a
+        finding's range and its fix's edit of the same value ask alike."""
+        located = self._located
+        if path not in located:
+            located[path] = self.tree.locate(path)
+        return located[path]
 
     def span(self, start: int, end: int, encoding: Encoding = Encoding.UTF16) -> Span:
         return self.lines.span(start, end, encoding)

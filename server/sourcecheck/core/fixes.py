@@ -83,7 +83,7 @@ class Extent:
 def _value(analysis: Analysis, path: Path) -> Extent | None:
     """Where the value at ``path`` is in the text, found without decoding its item again (a
     large session's ``--json`` asks this of a thousand findings)."""
-    found = analysis.tree.locate(path)
+    found = analysis.locate(path)
     return Extent(*found) if found is not None else None
 
 
