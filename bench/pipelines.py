@@ -107,6 +107,13 @@ def mistaken_session(seed: int, broken: float = 0.6) -> str:
     return generate(seed, documents=1, lines=20, annotations=12, broken=broken).text(None)
 
 
+def copied(value: Any) -> Any:
+    """``value`` made again in Python, object by object (what building it costs at least)."""
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    return [copied(item) for item in value] if isinstance(value, list) else value
+
+
 def findings_rows(count: int = 300) -> list[Row]:
     """``sourcecheck.check(text).to_json()`` on sessions with many findings and on the same
     sessions with none, each beside ``json.loads`` + ``json.dumps`` of its texts; and the
@@ -142,11 +149,6 @@ def findings_rows(count: int = 300) -> list[Row]:
             json.loads(report)
 
     objects = [json.loads(report)["findings"] for report in reports]
-
-    def copied(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: copied(item) for key, item in value.items()}
-        return [copied(item) for item in value] if isinstance(value, list) else value
 
     def made() -> None:
         for each in objects:

@@ -518,7 +518,7 @@ def check(
     verdicts that fail the check (exit 1) as ``--fail-on`` does, one name or several (a
     list, or names with commas): ``unresolved``, ``unverified``, ``refuted``, ``contested``,
     ``supported``, ``weak``. ``position_encoding``: how the columns of ranges and edits are
-    counted, ``"utf-16"`` (as LSP and RULES.md), ``"utf-8"`` or ``"utf-32"``.
+    counted, ``"utf-16"`` (as LSP and docs/rules.md), ``"utf-8"`` or ``"utf-32"``.
 
     Never raises for what the input holds (a file that is missing, bytes that are not
     UTF-8, text that is not JSON: each is in the report); raises ``TypeError`` for a source

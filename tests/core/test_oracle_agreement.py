@@ -14,7 +14,7 @@ from sourcecheck.formats.json import report_json
 from tests.support.oracle import judge, review
 
 RULES_VERDICT_KEYS = ("pointer", "verdict", "supports", "refutes", "support_strength", "refute_strength")
-"""The keys RULES.md gives each of ``--json``'s ``annotations``."""
+"""The keys docs/rules.md gives each of ``--json``'s ``annotations``."""
 
 
 def compare(text: str) -> None:
@@ -31,7 +31,7 @@ def compare(text: str) -> None:
     spans = {r["pointer"]: {k: r[k] for k in ("path", "start", "end")} for r in got["refs"] if r["valid"]}
     assert spans == reviewed["spans"]
     assert all(set(r) == {"pointer", "valid", "text"} for r in got["refs"] if not r["valid"])
-    # RULES.md's keys as the oracle has them; the rest is additive (unsupported_words)
+    # docs/rules.md's keys as the oracle has them; the rest is additive (unsupported_words)
     assert [{k: a[k] for k in RULES_VERDICT_KEYS} for a in got["annotations"]] == reviewed["annotations"]
     assert got["uncited"] == reviewed["uncited"]
 

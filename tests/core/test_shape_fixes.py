@@ -1,4 +1,4 @@
-"""The safe fixes RULES.md names for paths, CRLF content and the session's shape, exactly: a
+"""The safe fixes docs/rules.md names for paths, CRLF content and the session's shape, exactly: a
 path but for case or a missing or added extension (never another extension), a boundary that
 ends in the ``\\r`` of a CRLF line repaired with its content, a session wrapped in a response's
 key moved out whole, and one fix for one mistake (two findings never carry the same move)."""

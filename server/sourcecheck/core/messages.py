@@ -95,7 +95,7 @@ def stem(path: str) -> str:
 def same_but_case_or_extension(path: str, written: str) -> bool:
     """Whether ``written`` names the document ``path`` but for letter case or an extension
     missing or added (``notes`` for ``notes.md``, ``notes.md.md``), never another extension or
-    suffix: ``law.2`` is not ``law.1``, ``spec-v1.1`` is not ``spec-v1.0`` (RULES.md)."""
+    suffix: ``law.2`` is not ``law.1``, ``spec-v1.1`` is not ``spec-v1.0`` (docs/rules.md)."""
     path, written = path.lower(), written.lower()
     return path == written or stem(path) == written or path == stem(written)
 

@@ -1,13 +1,13 @@
 """Words of a claim its sources do not have: where a reviewer should look, not a verdict.
 
 A claim that says "faster than every C implementation on every workload", cited to "often
-faster than C implementations", is *supported* (RULES.md counts sources, it does not read
+faster than C implementations", is *supported* (docs/rules.md counts sources, it does not read
 them), and it says more than its source does: *every*, *workload*. This module finds such
 words, deterministically: the claim's content words that occur in none of its supporting
 sources' cited text. It flags where to look; it does not judge: a synonym, a paraphrase or
 a number written in words shows as missing, and a word there in another sense hides one.
 
-- **Which sources**: those that count (RULES.md "Verdicts and coverage") and support the
+- **Which sources**: those that count (docs/rules.md "Verdicts and coverage") and support the
   claim. A claim that does not resolve, or that no counted source supports, has nothing to
   compare with: None, not an empty tuple.
 - **Words**: runs of letters (with inner apostrophes: ``don't``) or of digits (with inner
