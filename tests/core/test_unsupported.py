@@ -1,12 +1,14 @@
 """Words of a claim its sources do not have (core/unsupported.py): a reviewer's aid."""
 
 import json
+import re
+import unicodedata
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.core.unsupported import missing_words, said, stem, unsupported_words, words
+from sourcecheck.core.unsupported import _NO_SPACES, missing_words, said, stem, unsupported_words, words
 from tests.support.helpers import claim, session, source
 
 OVERSTATED = "Ours is faster than every C implementation on every workload."
@@ -79,3 +81,24 @@ def test_opening_a_session_and_its_summary_compute_none():
 def test_a_claim_cited_to_its_own_text_lacks_nothing_and_any_word_found_is_the_claims(text):
     assert missing_words(text, [text]) == ()
     assert set(missing_words(text, [])) <= set(words(text))
+
+
+_LOOKING_AHEAD = re.compile(rf"(?:(?![{_NO_SPACES}])[^\W\d_])+(?:'(?:(?![{_NO_SPACES}])[^\W\d_])+)*|\d+(?:[.,]\d+)*")
+
+
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from("ab1,.' \u2019\u02bc\uff07\u5185\u3042\u0e01\u00e9\ufb01\u00bd-"),
+            st.characters(codec="utf-8", exclude_categories=["Cs"]),
+        ),
+        max_size=40,
+    )
+)
+@example("don\u2019t \u5185\u5b58 it\u02bcs caf\u00e9")
+def test_words_found_the_quick_way_are_those_the_definition_finds(text):
+    # words() skips the look ahead at each letter when no script written without spaces is
+    # in the text, and replaces apostrophes only when there is one: the same words as the
+    # definition, one pattern over the text with its apostrophes made plain
+    plain = unicodedata.normalize("NFKC", text).translate({0x2019: "'", 0x02BC: "'", 0xFF07: "'"})
+    assert words(text) == _LOOKING_AHEAD.findall(plain)
