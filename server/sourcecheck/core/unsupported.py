@@ -100,7 +100,7 @@ def words(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text)
     if text.isascii():
         return _SPACED_WORDS.findall(text)
-    for apostrophe in _APOSTROPHES:  # (str.translate takes a Python call a character)
+    for apostrophe in _APOSTROPHES:  # (str.translate looks up every character in its table)
         if apostrophe in text:
             text = text.replace(apostrophe, "'")
     return (_WORDS if _UNSPACED.search(text) else _SPACED_WORDS).findall(text)
