@@ -13,36 +13,40 @@ below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api
 and :func:`export_w3c` writes one as Web Annotations.
 """
 
-from .api import (
-    FAIL_ON,
-    Applicability,
-    AppliedFix,
-    Coverage,
-    Edit,
-    Finding,
-    Fix,
-    FixResult,
-    Imported,
-    ImportReport,
-    LineRange,
-    Point,
-    Position,
-    Range,
-    Ref,
-    Report,
-    Run,
-    Severity,
-    Verdict,
-    VerdictName,
-    check,
-    check_lines,
-    export_w3c,
-    fix,
-    import_citations,
-    line_ranges,
-    text_of,
-)
+from typing import TYPE_CHECKING, Any
+
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .api import (
+        FAIL_ON,
+        Applicability,
+        AppliedFix,
+        Coverage,
+        Edit,
+        Finding,
+        Fix,
+        FixResult,
+        Imported,
+        ImportReport,
+        LineRange,
+        Point,
+        Position,
+        Range,
+        Ref,
+        Report,
+        Run,
+        Severity,
+        Verdict,
+        VerdictName,
+        check,
+        check_lines,
+        export_w3c,
+        fix,
+        import_citations,
+        line_ranges,
+        text_of,
+    )
 
 __all__ = [
     "FAIL_ON",
@@ -74,3 +78,19 @@ __all__ = [
     "line_ranges",
     "text_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The API's names, imported when first asked for (PEP 562): ``sourcecheck --json`` and
+    the language server import the parts they use, not the whole API with its formats."""
+    if name in __all__ and name != "__version__":
+        from . import api
+
+        value = getattr(api, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sourcecheck' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -26,7 +26,7 @@ import re
 import stat
 
 from .core.display import visible
-from .core.resync import FileContent, FileState, Unreadable
+from .core.filestate import FileContent, FileState, Unreadable
 
 MAX_SIZE_MB = 64
 """The default limit of what is read from one file, in MB (the CLI's ``--max-size-mb``)."""

@@ -30,12 +30,13 @@ import os
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from .core.display import visible
 from .formats import NAMES
+
+if TYPE_CHECKING:
+    import pathspec
 
 SESSION_PATTERNS = ("*.sourcecheck.json", "*.sourcecheck.jsonl")
 VERDICTS = ("unresolved", "unverified", "refuted", "contested", "weak")
@@ -152,8 +153,8 @@ def parse(path: str, table: dict[str, Any]) -> Config:
         fail_on,
         output_format,
         float(confidence) if confidence is not None else None,
-        pathspec.GitIgnoreSpec.from_lines(include) if include else None,
-        pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None,
+        gitignore_spec(include) if include else None,
+        gitignore_spec(exclude) if exclude else None,
     )
 
 
@@ -219,6 +220,14 @@ def _repository_root(folder: str) -> str | None:
         folder = parent
 
 
+def gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec[Any]:
+    """The gitignore-style patterns of ``lines``, as git reads them (``pathspec`` is imported
+    with the first: a check of files named on the command line reads none)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
 class Ignored:
     """What the ``.gitignore`` files say, from the repository's root down to each folder."""
 
@@ -230,7 +239,7 @@ class Ignored:
             path = os.path.join(folder, ".gitignore")
             try:
                 with open(path, encoding="utf-8", errors="replace") as handle:
-                    self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(handle)
+                    self.specs[folder] = gitignore_spec(handle)
             except OSError:
                 self.specs[folder] = None
         return self.specs[folder]
@@ -268,14 +277,15 @@ def sessions(
 ) -> Iterator[Found]:
     """The files to check under ``paths`` (files named are always checked; folders walked as
     the module's docstring says), each with its configuration, in a stable order."""
-    extra = pathspec.GitIgnoreSpec.from_lines(list(exclude))
+    patterns = list(exclude)
+    extra = gitignore_spec(patterns) if patterns else None
     ignored = Ignored()
     cwd = os.getcwd()
 
     def left_out(path: str, is_dir: bool, config: Config, root: str | None) -> bool:
         relative = os.path.relpath(path, cwd).replace(os.sep, "/") + ("/" if is_dir else "")
         return (
-            (extra.patterns and extra.match_file(relative))
+            (extra is not None and extra.match_file(relative))
             or config.excludes(path, is_dir)
             or (gitignore and ignored.ignored(path, is_dir, root))
         )

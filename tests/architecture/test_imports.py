@@ -175,3 +175,40 @@ def test_the_cli_and_the_server_do_not_import_each_other():
                 target.split(".")[1:2][0] if "." in target else "",
             }
             assert pair != {"cli", "lsp"}, (source, target)
+
+
+def modules_imported_by(statement: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``statement``."""
+    import subprocess
+    import sys
+
+    shown = "import sys; print('\\n'.join(sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", f"{statement}; {shown}"], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return set(done.stdout.split())
+
+
+# What checking files and writing their report never uses: the subcommands, the interchange
+# formats, the sync's re-anchoring, the review page, the whole API, gitignore patterns.
+NOT_FOR_A_CHECK = {
+    "sourcecheck.api",
+    "sourcecheck.cli.authoring",
+    "sourcecheck.core.resync",
+    "sourcecheck.interchange",
+    "sourcecheck.review",
+    "pathspec",
+}
+
+
+def test_the_command_imports_only_what_a_check_uses():
+    """``sourcecheck FILE`` starts by importing cli/main.py: what it does not need is
+    imported when a subcommand, a folder's patterns or the API ask for it (a fifth of the
+    command's time on a small file was importing)."""
+    assert NOT_FOR_A_CHECK & modules_imported_by("import sourcecheck.cli.main") == set()
+
+
+def test_the_package_imports_its_api_when_a_name_of_it_is_asked_for():
+    assert "sourcecheck.api" not in modules_imported_by("import sourcecheck")
+    assert "sourcecheck.api" in modules_imported_by("import sourcecheck; sourcecheck.check")
+    assert "sourcecheck.interchange" in modules_imported_by("from sourcecheck.formats import INTERCHANGE")

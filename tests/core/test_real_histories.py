@@ -19,8 +19,9 @@ import pytest
 
 from sourcecheck.core.accept import synced
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.filestate import FileContent
 from sourcecheck.core.refs import Boundaries, cite
-from sourcecheck.core.resync import FileContent, plan
+from sourcecheck.core.resync import plan
 from sourcecheck.core.session import Document
 
 DATA = Path(__file__).with_name("data") / "pep-histories.json.xz"

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from sourcecheck.core.accept import synced
 from sourcecheck.core.analysis import Analysis
+from sourcecheck.core.filestate import FileContent
 from sourcecheck.core.refs import Boundaries, cite, resolves_to
-from sourcecheck.core.resync import FileContent, align, aligned_text, plan
+from sourcecheck.core.resync import align, aligned_text, plan
 from sourcecheck.core.session import Document
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "sourcecheck-spec.md"

@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types
 
 from sourcecheck import disk
-from sourcecheck.core.resync import FileContent
+from sourcecheck.core.filestate import FileContent
 from sourcecheck.lsp import files
 from sourcecheck.lsp.files import Disk
 from sourcecheck.lsp.sync import DocumentStore, OpenDocument

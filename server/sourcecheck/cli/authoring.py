@@ -42,16 +42,6 @@ from .files import refuse_output, size_mb, use_colour, write_atomically
 from .syncing import run_sync
 from .wording import dump_json, quoted
 
-COMMANDS = ("new", "add", "ref", "show", "sync", "report", "import", "export")
-
-
-def is_command(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` runs a subcommand: its first argument names one, and no file (a
-    directory does not count: it could not be checked anyway) of that name exists here."""
-    if not argv or argv[0] not in COMMANDS:
-        return False
-    return not (os.path.exists(argv[0]) and not os.path.isdir(argv[0]))
-
 
 def main(argv: Sequence[str]) -> int:
     if argv and argv[0] == "report":
@@ -444,4 +434,4 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-__all__ = ["COMMANDS", "Refused", "is_command", "main"]
+__all__ = ["Refused", "main"]

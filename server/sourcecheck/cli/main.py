@@ -52,7 +52,8 @@ from ..inputs import (
     too_large,
 )
 from ..version import __version__
-from . import authoring, fixing, folders
+from . import fixing, folders
+from .commands import is_command
 from .files import size_mb, use_colour
 from .jobs import WorkerDied, batched, cores, in_order
 
@@ -399,7 +400,9 @@ def run(argv: list[str] | None = None) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     arguments = sys.argv[1:] if argv is None else argv
-    if authoring.is_command(arguments):
+    if is_command(arguments):
+        from . import authoring  # imported only to run one: checking files needs none of it
+
         return authoring.main(arguments)
     args = build_parser().parse_intermixed_args(argv)  # options and paths in any order
     gc.disable()

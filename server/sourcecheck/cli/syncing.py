@@ -16,6 +16,7 @@ from ..core.accept import Accepted, Synced, claim_text, synced, with_verdicts
 from ..core.analysis import Analysis
 from ..core.display import json_visible, plural, visible
 from ..core.driftsaid import claim_said, lines_of, named, outcome_said, quote, ref_said, refs_phrase, unread_phrase
+from ..core.filestate import FileState, Unreadable
 from ..core.jsonlex import escape_lone_surrogates
 from ..core.session import CheckedRef, pointer
 from ..inputs import Refused, SessionFile, load_session
@@ -29,7 +30,7 @@ def cited_paths(analysis: Analysis) -> list[str]:
     return [path for path in analysis.session.by_path if path in cited]
 
 
-def read_files(session: SessionFile, max_size_mb: int, hidden: bool = False) -> dict[str, resync.FileState]:
+def read_files(session: SessionFile, max_size_mb: int, hidden: bool = False) -> dict[str, FileState]:
     """What reading the file of each cited document of the session gives (see
     ``disk.document_file``)."""
     return {
@@ -120,7 +121,7 @@ def ref_label(session: SessionFile, ref: CheckedRef) -> str:
 
 def _document_line(document: resync.DocumentDrift, check: bool, accepted: bool) -> str:
     label = named(document.document.path)
-    if isinstance(document.file, resync.Unreadable):
+    if isinstance(document.file, Unreadable):
         return f"{label}: {visible(document.file.reason)}; its document is kept as it was; {unread_phrase(document)}"
     note = f" ({document.file.note})" if document.file.note else ""
     head = f"{label}: its file has changed{note}; {refs_phrase(document, would=check)}"
@@ -147,7 +148,7 @@ def sync_lines(
         if document.state == "same":
             continue
         out.append(_document_line(document, check, id(document) in accepted))
-        if isinstance(document.file, resync.Unreadable):
+        if isinstance(document.file, Unreadable):
             out += [
                 f"  {ref_label(session, ref.ref)}: cites {quote(ref.was)}; not checked against its file"
                 for ref in document.refs
@@ -238,7 +239,7 @@ def sync_json(
         if state is None:
             continue
         entry: dict[str, Any] = {"path": document.path, "state": state.state, "action": _action(state, check, updated)}
-        if isinstance(state.file, resync.Unreadable):
+        if isinstance(state.file, Unreadable):
             entry["reason"] = state.file.reason
         elif state.file.note:
             entry["note"] = state.file.note

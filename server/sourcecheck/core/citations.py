@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .analysis import Analysis
-from .resync import Alignments, Drift, FileContent, RefDrift, RefState, plan
+from .filestate import FileContent
+from .resync import Alignments, Drift, RefDrift, RefState, plan
 from .session import CheckedRef, Path, pointer
 from .verdicts import valid_confidence
 

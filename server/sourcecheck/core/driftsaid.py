@@ -12,7 +12,8 @@ import json
 
 from .accept import Accepted
 from .display import both_ends, plural, shorten, visible
-from .resync import DocumentDrift, RefDrift, Unreadable
+from .filestate import Unreadable
+from .resync import DocumentDrift, RefDrift
 
 DOCUMENT_CHANGED = "source-changed"
 DOCUMENT_UNREADABLE = "source-unreadable"

@@ -33,6 +33,7 @@ from typing import Literal
 
 from .align import Alignment, align
 from .analysis import Analysis
+from .filestate import FileContent, FileState, Unreadable
 from .occurrences import occurrences
 from .refs import Boundaries, cite
 from .session import CheckedRef, Document, pointer
@@ -281,25 +282,6 @@ def carry(ref: CheckedRef, alignment: Alignment, new: Document) -> RefDrift:
 # --- what happens to each document ---------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class FileContent:
-    """A document's file, read: its content as a document's (LF line breaks), and what
-    normalizing it changed (None: nothing)."""
-
-    content: str
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Unreadable:
-    """A document's file that could not be read, and why (said for a person); ``missing``:
-    there is no such file."""
-
-    reason: str
-    missing: bool = False
-
-
-FileState = FileContent | Unreadable
 DocumentState = Literal["same", "changed", "missing", "unreadable"]
 
 

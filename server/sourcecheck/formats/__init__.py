@@ -9,14 +9,14 @@ reports as they come and ends them) and one row below.
 :data:`INTERCHANGE` is the other half of the table: the formats citations are imported from
 and exported to (``sourcecheck import``, ``sourcecheck export``), each one module of
 ``interchange/`` (a reader of the wire, a writer where it has one), listed in
-``interchange.FORMATS``.
+``interchange.FORMATS`` (imported when first asked for: a check writes none of them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from ..interchange import FORMATS as INTERCHANGE
 from . import github, human, json, sarif
 from .base import Options, Output, Rendered, ReportFormat, ReportWriter
 
@@ -44,5 +44,17 @@ FORMATS: Mapping[str, ReportFormat] = {
 """Every report format, by the name ``--format`` and ``output-format`` take."""
 
 NAMES = tuple(FORMATS)
+
+if TYPE_CHECKING:
+    from ..interchange import FORMATS as INTERCHANGE
+
+
+def __getattr__(name: str) -> Any:
+    if name == "INTERCHANGE":
+        from ..interchange import FORMATS
+
+        return FORMATS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FORMATS", "INTERCHANGE", "NAMES", "Options", "Output", "Rendered", "ReportFormat", "ReportWriter"]

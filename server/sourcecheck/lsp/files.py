@@ -35,7 +35,8 @@ from urllib.request import url2pathname
 
 from .. import disk
 from ..core.analysis import Analysis
-from ..core.resync import Alignments, Drift, FileContent, FileState, plan
+from ..core.filestate import FileContent, FileState
+from ..core.resync import Alignments, Drift, plan
 from .sync import DocumentStore, OpenDocument
 
 log = logging.getLogger("sourcecheck")
