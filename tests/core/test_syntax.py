@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.core.jsonlex import StringMap, decode_lenient, encode_string
 from sourcecheck.core.jsonnodes import JArray, JObject, JString
-from sourcecheck.core.lazy import JLazy
+from sourcecheck.core.lazy import JLazy, keys_and_colons, written_colons
 from sourcecheck.core.positions import line_starts
 from sourcecheck.core.schema import parse_session as parse
 from sourcecheck.core.syntax import Cancelled, to_python
@@ -140,6 +140,42 @@ def test_duplicate_keys_are_found_and_the_last_one_wins():
     assert tree.holds_duplicates(lazy) and lazy.has_duplicates
     tree.expand(lazy)
     assert [d.path for d in tree.duplicates] == [("x", "k"), ("annotations", 0, "claim")]
+
+
+_KEYS = st.sampled_from(["claim", "sources", "path", "str", "a:b", ":", "line"])
+_SCALARS = st.one_of(st.integers(-5, 5), st.sampled_from(["", "x", "a:b", "::", "\u00e9:", "\\u003a"]))
+
+
+def _written(pairs: object) -> str:
+    """A JSON text of nested (key, value) pairs, keys written as given (twice, at times)."""
+    if isinstance(pairs, list):
+        return "{" + ", ".join(f"{json.dumps(key)}: {_written(value)}" for key, value in pairs) + "}"
+    return json.dumps(pairs) if not (isinstance(pairs, str) and pairs.startswith("\\")) else f'"{pairs}"'
+
+
+_OBJECTS = st.recursive(_SCALARS, lambda inner: st.lists(st.tuples(_KEYS, inner), max_size=4), max_leaves=12)
+
+
+@given(st.lists(st.tuples(_KEYS, _OBJECTS), min_size=1, max_size=4))
+@example([("claim", "a:b"), ("claim", 1)])  # the replaced value's `:` with the key's
+@example([("a:b", [("str", "\\u003a")]), ("a:b", 1)])  # a `:` written as an escape
+def test_a_lazily_decoded_item_holds_a_key_twice_as_decoding_its_pairs_finds(pairs: list[tuple[str, object]]):
+    """Whether an annotation decoded without its pairs holds a key twice, told by its `:`
+    (JLazy), is what decoding it again with its pairs finds, whatever its strings hold."""
+    item = _written(pairs)
+    tree = parse('{"documents": [], "annotations": [' + item + "]}")
+    lazy = tree.root.member("annotations").value.items[0]
+    assert isinstance(lazy, JLazy) and lazy.has_duplicates is None
+    seen = []
+
+    def hook(found: list[tuple[str, object]]) -> dict[str, object]:
+        seen.append(len(dict(found)) != len(found))
+        return dict(found)
+
+    value = json.loads(item, object_pairs_hook=hook)
+    assert tree.holds_duplicates(lazy) == any(seen)
+    keys, in_strings = keys_and_colons(value)  # counted in Python where orjson is not installed
+    assert written_colons(value) == keys + in_strings
 
 
 def test_keys_with_escapes_are_their_decoded_names():

@@ -112,6 +112,18 @@ def dumps(value: Any, indent: bool = True, floats_plain: bool = False) -> bytes:
     return python_dumps(value, indent).encode("utf-8")
 
 
+def compact(value: Any) -> bytes | None:
+    """``value`` as compact JSON text in UTF-8, by orjson; None where orjson is not installed
+    or does not write it (a lone surrogate, an integer past 64 bits, nesting past 255): for
+    counting what is written, not for output (its floats are not ``json``'s)."""
+    if _orjson_dumps is None:
+        return None
+    try:
+        return _orjson_dumps(value)
+    except JSONEncodeError:
+        return None
+
+
 def python_dumps(value: Any, indent: bool = True) -> str:
     """What :func:`dumps` writes, by ``json`` alone (as text)."""
     if indent:

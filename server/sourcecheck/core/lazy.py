@@ -14,6 +14,7 @@ from typing import Any
 
 from .jsonlex import WS
 from .jsonnodes import NOT_MOVED, JArray, JObject, Node, Path, Tail
+from .jsontext import compact
 
 
 class JLazy(Node):
@@ -79,17 +80,19 @@ class JLazy(Node):
 
 def holds_duplicates(item: JLazy, text: str, at: int, watch: DuplicateWatch | None = None) -> bool:
     """Whether ``item``, written in ``text`` at ``at``, holds a key twice: known; else none
-    when its text has as many `:` as its objects have keys (see JLazy), else found by
-    decoding it once more with its pairs (``watch``, if given, does). Known from then on."""
+    when its text has as many `:` as its decoded value written again (see JLazy), else
+    found by decoding it once more with its pairs (``watch``, if given, does). Known from
+    then on."""
     if item.has_duplicates is None:
-        keys, in_strings = keys_and_colons(item.value)
-        if item.colons == keys:
-            item.has_duplicates = False
-        elif not colon_escaped(item, text, at):
+        if not colon_escaped(item, text, at):
             # No `:` written as an escape: those in strings are the decoded strings' own, and
-            # the others follow the keys, one each, as written: more of them than keys decoded
-            # (of a key written twice, or of the strings of a value it replaced) are keys twice.
-            item.has_duplicates = item.colons - in_strings != keys
+            # the others follow the keys, one each, as written. A key written twice (and the
+            # strings of the value it replaced) leaves more of them than the decoded value
+            # has when written again: one `:` after each key, and its strings' own (written
+            # by the C encoder, which writes a `:` as itself).
+            item.has_duplicates = item.colons != written_colons(item.value)
+        elif item.colons == keys_and_colons(item.value)[0]:
+            item.has_duplicates = False
         else:
             item.has_duplicates = (watch or DuplicateWatch()).holds(text, at)
     return item.has_duplicates
@@ -99,6 +102,16 @@ def colon_escaped(item: JLazy, text: str, at: int) -> bool:
     """Whether ``item``, written in ``text`` at ``at``, may write a `:` as an escape
     (``\\u003a``): then the `:` written do not tell the strings' from the keys'."""
     return text.find("\\u003", at, at + item.end - item.start) >= 0
+
+
+def written_colons(value: Any) -> int:
+    """How many `:` a decoded value has written again as JSON: one after each key, and its
+    strings' own (keys included)."""
+    text = compact(value)  # in C (five times as fast as counting in Python)
+    if text is not None:
+        return text.count(b":")
+    keys, in_strings = keys_and_colons(value)
+    return keys + in_strings
 
 
 def keys_and_colons(value: Any) -> tuple[int, int]:
