@@ -98,3 +98,28 @@ def test_words_found_the_quick_way_are_those_the_definition_finds(text):
     # definition, one pattern over the text with its apostrophes made plain
     plain = unicodedata.normalize("NFKC", text).translate({0x2019: "'", 0x02BC: "'", 0xFF07: "'"})
     assert words(text) == _WORDS.findall(plain)
+
+
+# Words whose Porter2 stems take its special cases and its steps one by one.
+_STEMMED = (
+    "skies dying lying news atlas generously early only singly gently ugly idly howe cosmos "
+    "consigned knightly hopefulness relational conditional rationalize hopping caresses ponies "
+    "cats feed agreed plastered bled motoring sing conflated troubled sized hopping tanned falling "
+    "hissing fizzed failing filing happy sky generalizations o'neill commune communism arsenal "
+    "naïveté résumé façades Überprüfung"
+).split()
+
+
+@given(st.lists(st.text(alphabet=st.characters(categories=["Ll", "Lu", "Lo"]) | st.just("'"), min_size=1)))
+@example(_STEMMED)
+def test_the_stems_are_snowballs_english_ones_whichever_stemmer_makes_them(found: list[str]):
+    """PyStemmer (Snowball compiled, installed with the package) stems the words here; where
+    it is not installed (the VS Code extension's bundle) snowballstemmer's Python does: the
+    same stems, word for word."""
+    import snowballstemmer
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    assert type(snowballstemmer.stemmer("english")).__module__ == "Stemmer"  # the compiled one is used
+    python = EnglishStemmer()
+    for word in (each.casefold() for each in found):
+        assert stem(word) == python.stemWord(word), word

@@ -28,10 +28,13 @@ try {
   process.exit(1);
 }
 // Metadata and scripts are of no use inside an extension; the packages are what runs. orjson
-// is compiled for one platform and Python: left out, so that the .vsix runs anywhere (the
-// server then reads messages with Python's json, a little slower on big files).
+// and PyStemmer are compiled for one platform and Python: left out, so that the .vsix runs
+// anywhere (the server then reads messages with Python's json, a little slower on big files,
+// and stems words with snowballstemmer's Python, the same stems).
+const compiled = (entry) =>
+  entry === "orjson" || entry.startsWith("orjson-") || entry.startsWith("Stemmer.") || entry.startsWith("pystemmer-");
 for (const entry of ["bin"]) rmSync(join(target, entry), { recursive: true, force: true });
 for (const entry of readdirSync(target)) {
-  if (entry === "orjson" || entry.startsWith("orjson-")) rmSync(join(target, entry), { recursive: true, force: true });
+  if (compiled(entry)) rmSync(join(target, entry), { recursive: true, force: true });
 }
 console.log(`bundled the server into ${target}`);

@@ -17,7 +17,8 @@ a number written in words shows as missing, and a word there in another sense hi
   conjunctions, forms of *be*, *have*, *do*) are left out. Negations, quantifiers, degree
   words, modals and prepositions of direction or quantity (*not*, *never*, *every*, *only*,
   *most*, *will*, *over*, *without*) are kept: they are what an overstating claim adds.
-- **Stems**: Snowball's English stemmer (Porter2, the ``snowballstemmer`` package), so that
+- **Stems**: Snowball's English stemmer (Porter2, the ``snowballstemmer`` package, which
+  stems with Snowball's compiled stemmers, ``PyStemmer``, where that is installed), so that
   *implementations* matches *implementation*; stems are remembered (a few thousand words
   make a session's vocabulary), so a 30,000-annotation session is judged in a fraction of
   a second.
@@ -81,7 +82,7 @@ a look ahead at every letter (two and a half times as fast)."""
 _APOSTROPHES = ("\u2019", "\u02bc", "\uff07")
 
 _stemming = threading.Lock()  # a Snowball stemmer keeps its word in itself: one call at a time
-_STEMMER = snowballstemmer.stemmer("english")
+_STEMMER = snowballstemmer.stemmer("english")  # PyStemmer's when installed (the same stems)
 
 
 @lru_cache(maxsize=1 << 16)
