@@ -123,3 +123,13 @@ def test_hint_positions_after_emoji_are_in_the_clients_encoding():
     assert per_encoding(fourth) == per_encoding(
         lambda encoding: ('"the new scheduler', position_of(text, claim_end, encoding))
     )
+
+
+def test_a_quote_in_the_cited_text_is_escaped_so_that_where_it_ends_is_plain():
+    value = session(
+        [{"claim": claim(start=(1, "The"), end=(1, "twice")), "sources": [source()]}],
+        [{"path": "article", "content": 'The board said "no" twice'}, {"path": "report", "content": "ok"}],
+    )
+    text = json.dumps(value)
+    found = hints(view_of(text))
+    assert found[0].label.startswith('"The board said \\"no\\" twice"')

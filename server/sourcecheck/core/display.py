@@ -81,6 +81,51 @@ def title_quote(text: str, width: int, ends: bool = False) -> str:
     return '"' + visible(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
+def quote_within(text: str, width: int) -> str:
+    """``text`` in double quotes, as :func:`title_quote` writes it (a quote or backslash
+    escaped as JSON escapes them, invisible characters made visible), in about ``width``
+    characters of what is shown, escapes counted: both of its ends (:func:`both_ends`) from
+    :data:`ENDS` characters up, its start below; never cut inside an escape."""
+    if width <= 0:
+        return '"' + _shown(text) + '"'
+    if len(text) <= width and len(whole := _shown(text)) <= width:
+        return '"' + whole + '"'
+    if width < ENDS:
+        return '"' + _fitting(text[:width], width - 1) + '…"'
+    half = max(1, (width - 3) // 2)
+    head = _fitting(text[:half], half)
+    tail = _fitting(text[-half:][::-1], half, reverse=True)
+    space = head.rfind(" ")
+    if space >= half // 2:
+        head = head[:space]
+    space = tail.find(" ")
+    if 0 <= space <= half // 2:
+        tail = tail[space + 1 :]
+    return '"' + head.rstrip() + " … " + tail.lstrip() + '"'
+
+
+ENDS = 9
+"""The narrowest width :func:`quote_within` shows both ends in (``col … 7%)``)."""
+
+
+def _shown(text: str) -> str:
+    return visible(text.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+def _fitting(text: str, width: int, reverse: bool = False) -> str:
+    """The shown characters of ``text`` (reversed: of its end, given reversed) that fit in
+    ``width``, each character's escape whole."""
+    shown: list[str] = []
+    used = 0
+    for character in text:
+        piece = _shown(character)
+        if used + len(piece) > width:
+            break
+        shown.append(piece)
+        used += len(piece)
+    return "".join(reversed(shown) if reverse else shown)
+
+
 def shorten(text: str, width: int) -> str:
     """At most ``width`` characters, with ``…`` where text was cut."""
     if width <= 0 or len(text) <= width:

@@ -6,14 +6,15 @@ supporting sources' cited text does not have, ``core/unsupported.py``), ``✓ 0.
 start p50 … 517ms (-37%)"`` after a source. Refs that do not resolve get none (their
 diagnostic speaks). A long text shows both its ends in ``sourcecheck.inlayHints.maxLength``
 characters (the word a reviewer needs is as often at its end as at its start), with
-newlines and control characters escaped. Only the requested range is computed.
+newlines and control characters escaped and its quotes and backslashes as JSON escapes them
+(an escape counted in the width, never cut). Only the requested range is computed.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from ...core.display import both_ends, shorten, visible
+from ...core.display import quote_within, visible
 from ...core.explain import ASIDE, POLARITY_MARK, confidence_of, polarity_of
 from ...core.session import CheckedRef
 from ...core.unsupported import said
@@ -23,15 +24,12 @@ MAX_HINTS = 2000
 """Hints per request: a request for a huge range is answered in bounded time."""
 
 
-ENDS = 9
-"""The narrowest width at which both ends are shown (``col … 7%)``); below it, the start."""
-
-
 def label(ref: CheckedRef, width: int, missing: tuple[str, ...] | None = None) -> str:
     """A ref's hint: its cited text, after a source its polarity and confidence, after a
     claim the words its sources lack (``missing``)."""
-    shown = visible(ref.text or "")
-    cited = '"' + (both_ends(shown, width) if width >= ENDS else shorten(shown, width)) + '"'
+    # In quotes, a quote or backslash in it escaped as in JSON (``"say \"no\""``, as a title
+    # quotes it): where the text ends is never in doubt.
+    cited = quote_within(ref.text or "", width)
     if not ref.is_source:
         return cited + " · " + visible(said(missing, width)) if missing else cited
     symbol = POLARITY_MARK.get(polarity_of(ref) or "", "?")
