@@ -13,6 +13,7 @@ below, and ``Report.to_json()`` is what ``sourcecheck --json`` prints (see ``api
 and :func:`export_w3c` writes one as Web Annotations.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .version import __version__
@@ -82,13 +83,21 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """The API's names, imported when first asked for (PEP 562): ``sourcecheck --json`` and
-    the language server import the parts they use, not the whole API with its formats."""
+    the language server import the parts they use, not the whole API with its formats. A
+    subpackage or module (``sourcecheck.api``) is imported when first asked for too, as
+    importing the whole API once made them all attributes of the package."""
     if name in __all__ and name != "__version__":
         from . import api
 
         value = getattr(api, name)
         globals()[name] = value
         return value
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise  # the module is there, and something it imports is not
     raise AttributeError(f"module 'sourcecheck' has no attribute {name!r}")
 
 

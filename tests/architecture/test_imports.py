@@ -212,3 +212,6 @@ def test_the_package_imports_its_api_when_a_name_of_it_is_asked_for():
     assert "sourcecheck.api" not in modules_imported_by("import sourcecheck")
     assert "sourcecheck.api" in modules_imported_by("import sourcecheck; sourcecheck.check")
     assert "sourcecheck.interchange" in modules_imported_by("from sourcecheck.formats import INTERCHANGE")
+    # A module of the package is an attribute of it when first asked for, as it was when the
+    # whole API was imported with it.
+    assert "sourcecheck.workspace" in modules_imported_by("import sourcecheck; sourcecheck.workspace.Configs")
