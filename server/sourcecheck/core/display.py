@@ -63,7 +63,12 @@ def both_ends(text: str, width: int) -> str:
     if width <= 0 or len(text) <= width:
         return text
     half = max(1, (width - 3) // 2)
-    head, tail = text[:half], text[-half:]
+    return _joined_ends(text[:half], text[-half:], half)
+
+
+def _joined_ends(head: str, tail: str, half: int) -> str:
+    """A text's start and end (each at most ``half`` long) joined by `` … ``, each cut at a
+    space when one is near the cut."""
     space = head.rfind(" ")
     if space >= half // 2:
         head = head[:space]
@@ -93,15 +98,7 @@ def quote_within(text: str, width: int) -> str:
     if width < ENDS:
         return '"' + _fitting(text[:width], width - 1) + '…"'
     half = max(1, (width - 3) // 2)
-    head = _fitting(text[:half], half)
-    tail = _fitting(text[-half:][::-1], half, reverse=True)
-    space = head.rfind(" ")
-    if space >= half // 2:
-        head = head[:space]
-    space = tail.find(" ")
-    if 0 <= space <= half // 2:
-        tail = tail[space + 1 :]
-    return '"' + head.rstrip() + " … " + tail.lstrip() + '"'
+    return '"' + _joined_ends(_fitting(text[:half], half), _fitting(text[-half:][::-1], half, reverse=True), half) + '"'
 
 
 ENDS = 9
