@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    """:data:`INTERCHANGE`, imported when first asked for (PEP 562)."""
     if name == "INTERCHANGE":
         from ..interchange import FORMATS
 
