@@ -28,6 +28,10 @@ def pointer(path: Path) -> str:
     """The RFC 6901 JSON pointer of a path (``/annotations/0/claim/start/str``)."""
     if not path:
         return ""
+    if len(path) == 4 and path[2] == "sources" and path[0] == "annotations":  # a source's (30,000 a --json)
+        index, source = path[1], path[3]
+        if type(index) is int and type(source) is int:
+            return f"/annotations/{index}/sources/{source}"
     joined = "/".join(map(str, path))
     if "~" not in joined and joined.count("/") == len(path) - 1:  # no part holds a ~ or a /
         return "/" + joined
