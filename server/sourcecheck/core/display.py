@@ -83,7 +83,7 @@ def title_quote(text: str, width: int, ends: bool = False) -> str:
     with ``ends`` both ends), a quote or backslash in it escaped as JSON escapes them (``")``
     shows as ``"\\")"``, not as ``"")"``), and invisible characters made visible."""
     cut = both_ends(text, width) if ends else shorten(text, width)
-    return '"' + visible(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+    return '"' + _shown(cut) + '"'
 
 
 def quote_within(text: str, width: int) -> str:
@@ -106,6 +106,7 @@ ENDS = 9
 
 
 def _shown(text: str) -> str:
+    """``text`` as a quoted title shows it: a quote or backslash escaped, nothing invisible."""
     return visible(text.replace("\\", "\\\\").replace('"', '\\"'))
 
 
