@@ -9,6 +9,7 @@ cannot have moved it (see :mod:`..wire`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -40,7 +41,6 @@ class Sent:
     """A finding's diagnostic as last built, and what it was built from."""
 
     finding: Violation
-    extent: tuple[int, int]
     content: StringMap | None  # the content string's escape map, for related locations
     wire: Wire
     encoded: str  # ``wire`` as JSON text (ASCII)
@@ -58,6 +58,7 @@ class WireCache:
     analysis: int  # the analysis's serial number
     encoding: Encoding
     lines: LineTable  # of the text the diagnostics were built for (asked its line count after an edit)
+    extents: Mapping[int, tuple[int, int]]  # of its findings, by identity (the analysis's own)
     sent: dict[int, Sent] = field(default_factory=dict)
 
 
@@ -156,32 +157,38 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         kept = old.sent
     else:
         kept = {}
-    cache = WireCache(analysis.serial, view.encoding, analysis.lines)
+    cache = WireCache(analysis.serial, view.encoding, analysis.lines, analysis.extents)
     placed = Placement(
         analysis.derived,
         analysis.lines,
         old is not None and old.analysis == analysis.serial,
         old.lines.line_count if old is not None else -1,
     )
+    # A thousand findings go through this loop on every keystroke: what it calls is bound once.
+    extents, origin_of, kept_get, was_at = analysis.extents, analysis.origin, kept.get, old.extents if old else {}
+    lines_moved, sent_now = placed.lines_moved, cache.sent
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
-        extent = analysis.extent(finding)
-        content = _content_map(analysis, finding)
-        origin = analysis.origin(finding)  # the previous version's finding, if it is one
-        previous = kept.get(id(origin))
+        extent = extents[id(finding)]
+        content = _content_map(analysis, finding) if finding.code == "boundary-ambiguous" else None
+        origin = origin_of(finding)  # the previous version's finding, if it is one
+        previous = kept_get(id(origin))
         moved = (
-            placed.lines_moved(previous.extent, extent)
+            lines_moved(was_at[id(origin)], extent)
             if previous is not None and previous.finding is origin and previous.content is content
             else None
         )
-        # Its related locations, inside a document's content, stay where they were when the
-        # content ends before the edit (an annotation moved after the documents).
-        related_kept = moved is not None and content is not None and before_edit(content, derived)
-        if previous is not None and moved == 0:
-            if previous.finding is not finding or previous.extent != extent:
-                previous = Sent(finding, extent, content, previous.wire, previous.encoded)
-            sent = previous  # the very diagnostic sent before: nothing about it changed
-        elif previous is not None and moved is not None and ("relatedInformation" not in previous.wire or related_kept):
-            sent = _shifted(previous, finding, extent, moved)  # whole lines moved
+        if moved == 0:
+            assert previous is not None
+            # the very diagnostic sent before: nothing about it changed
+            sent = previous if previous.finding is finding else Sent(finding, content, previous.wire, previous.encoded)
+        elif (
+            moved is not None
+            and previous is not None
+            # Its related locations, inside a document's content, stay where they were when the
+            # content ends before the edit (an annotation moved after the documents).
+            and ("relatedInformation" not in previous.wire or (content is not None and before_edit(content, derived)))
+        ):
+            sent = _shifted(previous, finding, moved)  # whole lines moved
         else:
             wire: Wire = {
                 "range": wire_range(analysis.span(*extent, view.encoding)),
@@ -192,8 +199,8 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
             }
             if finding.code == "boundary-ambiguous":
                 wire["relatedInformation"] = occurrence_locations(view, finding)
-            sent = Sent(finding, extent, content, wire, dumps(wire))
-        cache.sent[id(finding)] = sent
+            sent = Sent(finding, content, wire, dumps(wire))
+        sent_now[id(finding)] = sent
         found.append((sent.wire, sent.encoded))
     view.memo.wire = cache
     return found + drift_diagnostics(view)
@@ -243,7 +250,7 @@ def before_edit(content: StringMap, derived: Derivation | None) -> bool:
     return derived is not None and content.raw_offset(content.length) < derived.start
 
 
-def _shifted(previous: Sent, finding: Violation, extent: tuple[int, int], lines: int) -> Sent:
+def _shifted(previous: Sent, finding: Violation, lines: int) -> Sent:
     """A diagnostic ``lines`` lines down (up, if negative), its columns kept: only the range
     of its JSON text is written again (it comes first, as :func:`wire_range` and
     ``json.dumps`` write it); its related locations, if any, are kept as they were."""
@@ -257,11 +264,11 @@ def _shifted(previous: Sent, finding: Violation, extent: tuple[int, int], lines:
     head = dumps({"range": old})[:-1]  # `{"range": {...}}` without its closing brace
     assert previous.encoded.startswith(head)
     encoded = dumps({"range": moved})[:-1] + previous.encoded[len(head) :]
-    return Sent(finding, extent, previous.content, wire, encoded)
+    return Sent(finding, previous.content, wire, encoded)
 
 
 def _content_map(analysis: Analysis, finding: Violation) -> StringMap | None:
     """The escape map the related locations of an ambiguous boundary were placed with."""
-    if finding.code != "boundary-ambiguous" or finding.ref is None or finding.ref.document is None:
+    if finding.ref is None or finding.ref.document is None:
         return None
     return analysis.content_map(finding.ref.document)
