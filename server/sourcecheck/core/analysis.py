@@ -13,6 +13,7 @@ import itertools
 import operator
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -163,8 +164,11 @@ class Analysis:
                     extents[id(finding)] = old
                 elif old[0] >= end:
                     extents[id(finding)] = (old[0] + delta, old[1] + delta)
-        placed = [(self.extent(f), f) for f in findings]
-        placed.sort(key=_by_start)
+        known, locate = self._extents.get, self._locate
+        placed = [(known(id(f)) or locate(f), f) for f in findings]
+        starts = [extent[0] for extent, _ in placed]
+        if not all(map(operator.le, starts, starts[1:])):  # in C: a reused finding list is in order
+            placed.sort(key=_by_start)
         self.findings: list[Violation] = [f for _, f in placed]
         self._extents = {id(f): extent for extent, f in placed}
 
@@ -256,6 +260,11 @@ class Analysis:
     def extent(self, finding: Violation) -> tuple[int, int]:
         """The offsets of the value a finding is about."""
         return self._extents.get(id(finding)) or self._locate(finding)
+
+    @property
+    def extents(self) -> Mapping[int, tuple[int, int]]:
+        """The offsets of each of :attr:`findings`, by its identity (what :meth:`extent` reads)."""
+        return self._extents
 
     def _locate(self, finding: Violation) -> tuple[int, int]:
         if finding.extent is not None:
