@@ -363,6 +363,66 @@ def typing_timings(
     return out
 
 
+@dataclass(frozen=True)
+class Brace:
+    """The ``{`` that makes a new annotation at the start an object, analysed in this process
+    with the collector off (as the server analyses): the whole keystroke, the part of it that
+    places again every annotation after it (``Memo.reuse_around``), and how many annotations
+    and refs those are."""
+
+    total: float
+    placing: float
+    annotations: int
+    refs: int
+
+
+def brace_in_process(text: str) -> Brace:
+    """See :class:`Brace`: the best of three, each from a fresh analysis of ``text``."""
+    from sourcecheck.core.analysis import Analysis
+    from sourcecheck.core.memo import Memo
+
+    at = text.index("[", text.index('"annotations"')) + 1
+    enter = "\n    "
+    original = Memo.reuse_around
+    placing: list[float] = []
+
+    def timed(self: Memo, *args: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original(self, *args)
+        finally:
+            placing.append(time.perf_counter() - started)
+
+    best: Brace | None = None
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(3):
+            typed = text[:at] + enter + text[at:]
+            previous = Analysis.incremental(typed, Analysis(text), (at, at, enter))
+            assert previous is not None, "Enter between annotations is analysed incrementally"
+            brace = at + len(enter)
+            placing.clear()
+            Memo.reuse_around = timed  # type: ignore[method-assign]
+            try:
+                started = time.perf_counter()
+                analysis = Analysis.incremental(typed[:brace] + "{" + typed[brace:], previous, (brace, brace, "{"))
+                total = time.perf_counter() - started
+            finally:
+                Memo.reuse_around = original  # type: ignore[method-assign]
+            assert analysis is not None and placing, "the { is analysed incrementally, the annotations after it placed"
+            session = analysis.session
+            found = Brace(total, sum(placing), len(session.annotations) - 1, len(session.refs))
+            best = found if best is None or found.total < best.total else best
+            del analysis, previous
+            gc.collect()
+    finally:
+        if collecting:
+            gc.enable()
+    assert best is not None
+    return best
+
+
 STRUCTURE = (
     "paste 50 annotations (middle)",
     "delete one annotation (middle)",
@@ -507,6 +567,7 @@ def bench_server(
         try:
             if "typing" in groups:
                 result["typing"] = typing_timings(session, first, typed, fresh)
+                result["brace"] = brace_in_process(text)
             if "structure" in groups:
                 result.update(structure_timings(session, repeats, fresh))
         finally:
@@ -805,6 +866,16 @@ def writing_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Ro
                 f"median {median:.1f} ms",
                 f"p95 {p95:.1f} ms, max {max(timings) * 1000:.0f} ms ({json.dumps(typed_there.slowest)})"
                 + (WRONG if where in server["differing"] else ""),
+            )
+        )
+    brace: Brace | None = server.get("brace")
+    if brace is not None:
+        rows.append(
+            (
+                '    the "{" at the start, in process',
+                f"{brace.total * 1000:.0f} ms",
+                f"{brace.placing * 1000:.0f} ms of it placing again the {brace.annotations:,} annotations after it"
+                f" and their {brace.refs:,} refs (a ref's path holds its annotation's index)",
             )
         )
     for name in STRUCTURE:

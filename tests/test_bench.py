@@ -28,6 +28,9 @@ def test_the_server_rows_run_on_a_small_session_and_say_what_the_slowest_keystro
     assert "hover" in done.stdout and "CLI (sourcecheck --json)" in done.stdout
     typed = [line for line in done.stdout.splitlines() if "type a new annotation" in line]
     assert len(typed) == 4 and all("max" in line for line in typed), done.stdout
+    # The slowest keystroke taken apart in process: what placing the annotations after it costs.
+    (brace,) = [line for line in done.stdout.splitlines() if 'the "{" at the start, in process' in line]
+    assert "placing again the" in brace and "annotations after it" in brace, brace
 
 
 def test_the_pipeline_rows_run_in_process_on_small_inputs(tmp_path):
