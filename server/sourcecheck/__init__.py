@@ -14,6 +14,7 @@ and :func:`export_w3c` writes one as Web Annotations.
 """
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .version import __version__
@@ -102,4 +103,11 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The API's names, the package's own dunders and its modules imported so far: not the
+    names this file imports for itself (``importlib``, ``TYPE_CHECKING``, ``Any``)."""
+    own = (
+        name
+        for name, value in globals().items()
+        if name.startswith("__") or (isinstance(value, ModuleType) and value.__name__.startswith(f"{__name__}."))
+    )
+    return sorted({*own, *__all__})

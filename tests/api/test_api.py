@@ -235,6 +235,11 @@ def test_the_command_called_in_process_gives_the_collector_back(tmp_path, monkey
 def test_everything_public_is_exported_typed_and_documented():
     assert (ROOT / "server" / "sourcecheck" / "py.typed").is_file()
     assert sourcecheck.__doc__
+    # What dir() and completion in a REPL show: the API, not what the package imports for itself.
+    listed = dir(sourcecheck)
+    assert set(sourcecheck.__all__) <= set(listed) and "__version__" in listed
+    assert not {"importlib", "TYPE_CHECKING", "Any", "ModuleType"} & set(listed), listed
+    assert sourcecheck.check and "api" in dir(sourcecheck)  # a module imported so far is listed
     for name in sourcecheck.__all__:
         if name == "__version__":
             continue
