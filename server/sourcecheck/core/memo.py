@@ -34,6 +34,8 @@ from .messages import name
 from .session import Annotation, CheckedRef, Document, Mention, Path, Violation
 from .syntax import Cancelled, Stop
 
+_NEW = object.__new__
+
 Results = tuple[list[Annotation], list[CheckedRef], list[Violation]]
 
 
@@ -353,6 +355,10 @@ class Memo:
         for index in range(first, len(value) - last):
             for kind, count in zip(counts, self.counted(value[index], index, rules, results), strict=True):
                 kind.append(count)
+        # Some ten thousand items on one keystroke (an annotation typed before them): what the
+        # loop calls is bound once.
+        place, append, extend_refs, extend_findings = self.placed, annotations.append, refs.extend, findings.extend
+        count_annotation, count_refs, count_findings = counts[0].append, counts[1].append, counts[2].append
         for index in range(len(value) - last, len(value)):
             item = value[index]
             cached = memo.get(id(item))
@@ -360,13 +366,13 @@ class Memo:
                 for kind, count in zip(counts, self.counted(item, index, rules, results), strict=True):
                     kind.append(count)
                 continue
-            placed = memo[id(item)] = self.placed(cached, ("annotations", index))
-            annotations.append(placed.annotation)  # type: ignore[arg-type]  # (remembered: an object)
-            refs.extend(placed.refs)
-            findings.extend(placed.findings)
-            counts[0].append(1)
-            counts[1].append(len(placed.refs))
-            counts[2].append(len(placed.findings))
+            placed = memo[id(item)] = place(cached, ("annotations", index))
+            append(placed.annotation)  # type: ignore[arg-type]  # (remembered: an object)
+            extend_refs(placed.refs)
+            extend_findings(placed.findings)
+            count_annotation(1)
+            count_refs(len(placed.refs))
+            count_findings(len(placed.findings))
         self.memo.results = results
         self.memo.counts = (counts[0], counts[1], counts[2])
         return results
@@ -381,7 +387,9 @@ class Memo:
         assert old is not None  # only objects are remembered
         if old.json_path == path and not moved_documents:
             return cached
-        annotation = Annotation(path)
+        annotation = _NEW(Annotation)  # its slots are all set below (a dataclass's __init__ costs twice that)
+        annotation.json_path = path
+        annotation.claim = None
         depth = len(old.json_path)
         if relink:
             refs = [
