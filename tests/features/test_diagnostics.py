@@ -4,10 +4,12 @@ and kept while an edit cannot have moved it."""
 import json
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
 from lsprotocol import types
 
 from sourcecheck.core.analysis import Analysis
-from sourcecheck.lsp.features.diagnostics import MAX_DIAGNOSTICS, diagnostics, report, too_large
+from sourcecheck.lsp.features.diagnostics import MAX_DIAGNOSTICS, diagnostics, range_json, report, too_large
 from tests.support.helpers import claim, crafted, session, source
 from tests.support.lsp_support import value_at
 from tests.support.views import (
@@ -144,6 +146,15 @@ def test_after_an_edit_a_diagnostic_before_it_keeps_its_json_and_one_after_a_new
         assert new["range"]["start"]["line"] == old["range"]["start"]["line"] + 1
         assert new["range"]["start"]["character"] == old["range"]["start"]["character"]
     assert after == written(view_of(CRAFTED[:at] + "\n" + CRAFTED[at:]))
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2**31 - 1), min_size=4, max_size=4))
+def test_a_moved_diagnostic_s_range_is_written_as_json_dumps_writes_it(numbers):
+    # A diagnostic moved by whole lines has its range written again in front of the rest of
+    # its JSON text: the bytes must be those json.dumps (and so pygls) would send.
+    start = {"line": numbers[0], "character": numbers[1]}
+    end = {"line": numbers[2], "character": numbers[3]}
+    assert range_json(start, end) == json.dumps({"range": {"start": start, "end": end}})[:-1]
 
 
 def test_a_kept_diagnostic_is_not_written_again():
