@@ -104,7 +104,8 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     """The API's names, the package's own dunders and its modules imported so far: not the
-    names this file imports for itself (``importlib``, ``TYPE_CHECKING``, ``Any``)."""
+    names this file imports for itself (``importlib``, ``ModuleType``, ``TYPE_CHECKING``,
+    ``Any``)."""
     own = (
         name
         for name, value in globals().items()
