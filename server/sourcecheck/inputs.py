@@ -159,7 +159,7 @@ class Checked:
                 why, named = f"{verdict.verdict} only weakly", "weak"
             else:
                 continue
-            annotation = analysis.annotations_by_path.get(verdict.path)
+            annotation = analysis.session.annotation_at_path(verdict.path)
             claim = annotation.claim if annotation is not None else None
             node = analysis.node(verdict.path + ("claim",)) or analysis.node(verdict.path)
             extent = (node.start, node.start) if node is not None else (0, 0)

@@ -76,13 +76,14 @@ def session_with_refs(capsys):
         )
     write("s.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     assert sc(capsys, "s.json")[0] == 0
-    return {ref.json_path: ref.text for ref in Analysis(read("s.json")).session.refs}
+    session = Analysis(read("s.json")).session
+    return {session.ref_path(ref): ref.text for ref in session.refs}
 
 
 def cited(name="s.json"):
     analysis = Analysis(read(name))
     assert analysis.exit_code == 0, [f.message for f in analysis.findings]
-    return {ref.json_path: ref.text for ref in analysis.session.refs}
+    return {analysis.session.ref_path(ref): ref.text for ref in analysis.session.refs}
 
 
 def test_a_deleted_line_re_anchors_every_ref_below_it_to_the_same_text(capsys):

@@ -117,10 +117,9 @@ def break_it(rng: random.Random, value: dict, plan: list) -> list[tuple[int, str
 
 def cited_sources(text: str) -> dict[int, str | None]:
     analysis = Analysis(text)
+    index_of = analysis.session.index_of
     return {
-        ref.json_path[1]: (ref.text if ref.valid else None)
-        for ref in analysis.session.refs
-        if ref.is_source and isinstance(ref.json_path[1], int)
+        index_of(ref.annotation): (ref.text if ref.valid else None) for ref in analysis.session.refs if ref.is_source
     }
 
 

@@ -30,7 +30,7 @@ def fingerprint(analysis: Analysis) -> tuple:
             (f.code, f.pointer, f.message, analysis.extent(f), analysis.finding_span(f, Encoding.UTF16))
             for f in analysis.findings
         ],
-        [(r.json_path, r.valid, r.span, r.text) for r in analysis.session.refs],
+        [(analysis.session.ref_path(r), r.valid, r.span, r.text) for r in analysis.session.refs],
         [(v.path, v.verdict, v.supports, v.refutes, v.support_strength, v.refute_strength) for v in summary.verdicts],
         [(c.document.path, [(run.start, run.end) for run in c.runs]) for c in summary.coverage],
     )

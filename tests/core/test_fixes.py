@@ -67,7 +67,8 @@ def test_normalizing_a_lone_cr_renumbers_the_refs_after_it():
     (fix,) = repairs(analysis, finding)
     assert not fix.safe  # lines are renumbered: a guess that each meant the text after a lone CR
     after = Analysis(apply(text, fix.edits))
-    ref = after.refs_by_path[("annotations", 2, "claim")]
+    ref = after.session.ref_at_path(("annotations", 2, "claim"))
+    assert ref is not None
     assert (ref.start.line, ref.end.line) == (3, 4) and ref.text == "four\nfive"
 
 

@@ -39,7 +39,7 @@ def test_a_path_that_names_no_document_is_not_under_the_cursor():
 def test_the_enclosing_ref_and_its_side():
     text, analysis = text_and_analysis(session())
     ref, side = enclosing_ref(analysis, text.index('"str": "positive"') + 9)
-    assert ref is not None and ref.json_path == ("annotations", 0, "claim") and side == "end"
+    assert ref is not None and analysis.session.ref_path(ref) == ("annotations", 0, "claim") and side == "end"
     ref, side = enclosing_ref(analysis, text.index('"polarity"') + 3)
     assert ref is not None and ref.is_source and side is None
     assert enclosing_ref(analysis, text.index('"content"')) == (None, None)

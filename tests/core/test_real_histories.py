@@ -87,8 +87,8 @@ def test_every_sentence_that_survives_a_real_revision_is_kept_and_none_is_re_poi
                 # an edit of its text, never another sentence
                 assert difflib.SequenceMatcher(None, ref.was, ref.now).ratio() >= 0.4, (ref.was, ref.now)
         after = Analysis(synced(drift, accept=True).text(analysis.text))
-        texts = {r.json_path: r.text for r in after.session.refs}
+        texts = {after.session.ref_path(r): r.text for r in after.session.refs}
         for ref in notes.refs:
             if ref.kept:
-                assert texts[ref.ref.json_path] == ref.was
+                assert texts[ref.path] == ref.was
     assert surviving > 1000 and kept == surviving

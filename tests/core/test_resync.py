@@ -302,13 +302,13 @@ def test_random_drifts_of_prose_keep_every_surviving_ref_and_never_point_one_at_
     result = synced(drifted, accept=True)
     after = Analysis(result.text(analysis.text))
     assert after.exit_code in (0, 1, 2)
-    texts = {ref.json_path: ref.text for ref in after.session.refs}
-    removed = {o.drift.ref.json_path for o in result.outcomes if o.action == "source removed"}
+    texts = {after.session.ref_path(ref): ref.text for ref in after.session.refs}
+    removed = {o.drift.path for o in result.outcomes if o.action == "source removed"}
     if notes.held:  # an edited ref no boundary can cite: the change is held back, nothing moves
         assert after.text == analysis.text
         return
     for carried in notes.refs:
-        path = carried.ref.json_path
+        path = carried.path
         if carried.kept:
             assert texts[path] == carried.was
         elif carried.state == "edited" and carried.anchor is not None:

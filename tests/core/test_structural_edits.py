@@ -82,23 +82,25 @@ def fingerprint(analysis: Analysis, text: str) -> dict[str, Any]:
                 f.message,
                 analysis.extent(f),
                 analysis.finding_span(f, Encoding.UTF16),
-                f.ref.json_path if f.ref is not None else None,
+                session.ref_path(f.ref) if f.ref is not None else None,
             )
             for f in analysis.findings
         ],
         "refs": [
             (
-                r.json_path,
+                session.ref_path(r),
+                r.tail,
                 r.valid,
                 r.text,
                 r.span,
                 r.doc_path,
                 r.document.json_path if r.document is not None else None,
-                r.annotation.json_path,
+                session.annotation_path(r.annotation),
             )
             for r in session.refs
         ],
-        "annotations": [(a.json_path, a.claim is not None, len(a.sources)) for a in session.annotations],
+        "annotations": [(session.annotation_path(a), a.claim is not None, len(a.sources)) for a in session.annotations],
+        "items": [a is not None for a in session.annotation_items()],
         "documents": [(d.path, d.json_path) for d in session.documents],
         "by path": {path: d.json_path for path, d in session.by_path.items()},
         "shape": session.shape,
@@ -120,9 +122,13 @@ def assert_consistent(analysis: Analysis, context: Any = None) -> None:
         assert finding.ref is None or any(finding.ref is ref for ref in refs), (finding.code, finding.pointer, context)
     annotations, documents = analysis.session.annotations, analysis.session.documents
     for ref in refs:
-        assert any(ref.annotation is annotation for annotation in annotations), (ref.json_path, context)
+        assert any(ref.annotation is annotation for annotation in annotations), (ref.tail, context)
         # A ref's document is the session's: its json_path finds the content a highlight is placed in.
-        assert ref.document is None or any(d is ref.document for d in documents), (ref.json_path, context)
+        assert ref.document is None or any(d is ref.document for d in documents), (ref.tail, context)
+    # Each annotation is at one index, and each ref is where the session says it is.
+    assert len({id(annotation) for annotation in annotations}) == len(annotations), context
+    for ref in refs:
+        assert analysis.session.ref_at_path(analysis.session.ref_path(ref)) is ref, (ref.tail, context)
 
 
 def assert_same(analysis: Analysis, text: str, context: Any) -> None:

@@ -189,8 +189,8 @@ def rules_with(docs, fast=ALL):
 
 def fast_path(docs, value, source):
     rules = rules_with(docs)
-    annotation = Annotation(("annotations", 0))
-    ref = rules.valid_ref(value, claim_path(source), annotation, source)
+    annotation = Annotation()
+    ref = rules.valid_ref(value, claim_path(source)[2:], annotation, source)
     if ref is not None:
         assert ref.annotation is annotation
     assert rules.refs == [], "the fast path records no ref (its caller does)"
@@ -200,7 +200,8 @@ def fast_path(docs, value, source):
 
 def careful_path(docs, value, source):
     rules = rules_with(docs, ALL.without("valid_refs"))
-    annotation = Annotation(("annotations", 0))
+    annotation = Annotation()
+    rules.at = ("annotations", 0)  # the annotation being checked
     ref = rules.ref(value, claim_path(source), annotation, source=source)
     assert rules.refs == [ref], "the careful path records the ref once"
     return ref, rules.findings, annotation
@@ -217,7 +218,7 @@ def boundary_fields(b):
 
 def fields(ref):
     return {
-        "json_path": ref.json_path,
+        "tail": ref.tail,
         "raw": id(ref.raw),
         "valid": ref.valid,
         "text": ref.text,
@@ -237,7 +238,7 @@ def finding_fields(finding):
         str(finding.severity),
         finding.message,
         finding.path,
-        finding.ref.json_path if finding.ref else None,
+        finding.ref.tail if finding.ref else None,
         finding.extent,
     )
 
@@ -520,7 +521,10 @@ def test_a_clean_annotation_is_checked_in_one_go_and_the_others_carefully():
         ("duplicate-source", ("annotations", 1)),
         ("self-citation", ("annotations", 2)),
     ]
-    assert [r.json_path for r in session.refs[:2]] == [("annotations", 0, "sources", 0), ("annotations", 0, "claim")]
+    assert [session.ref_path(r) for r in session.refs[:2]] == [
+        ("annotations", 0, "sources", 0),
+        ("annotations", 0, "claim"),
+    ]
 
 
 @pytest.mark.parametrize("differs", ["path", "start line", "start str", "end line", "end str"])

@@ -250,7 +250,7 @@ async def test_a_cited_passage_moved_on_disk_is_followed_and_one_deleted_is_remo
     (accept,) = [a for a in actions if a.title.startswith("Accept")]
     editor.apply(uri, accept.edit)
     after = Analysis(editor.texts[uri])
-    texts = {r.json_path: r.text for r in after.session.refs}
+    texts = {after.session.ref_path(r): r.text for r in after.session.refs}
     assert texts[("annotations", 0, "sources", 0)] == "Rich is a library."  # followed to its new line
     assert json.loads(editor.texts[uri])["annotations"][0]["sources"][0]["start"]["line"] == 17
     assert json.loads(editor.texts[uri])["annotations"][1]["sources"] == []  # removed, never re-pointed

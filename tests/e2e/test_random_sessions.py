@@ -23,7 +23,7 @@ async def test_diagnostics_hovers_and_fixes_on_random_sessions(editor, seed):
     analysis = Analysis(text)
     for ref in analysis.session.refs:
         if ref.valid:
-            node = analysis.node(ref.json_path + ("start", "str"))
+            node = analysis.node(analysis.session.ref_path(ref) + ("start", "str"))
             hover = await editor.hover(uri, node.start + 1)
             assert ref.text in hover.contents.value or "…" in hover.contents.value
 
@@ -49,7 +49,7 @@ async def test_diagnostics_hovers_and_fixes_on_random_sessions(editor, seed):
             )
             fixed = Analysis(new_text)
             assert pointer not in {f.pointer for f in fixed.findings}, action.title
-            new_boundary = getattr(fixed.refs_by_path[finding.ref.json_path], side)
+            new_boundary = getattr(fixed.session.ref_at_path(analysis.session.ref_path(finding.ref)), side)
             # The span did not move: the kept edge sits on one of the old occurrences.
             kept_edge = new_boundary.column if side == "start" else new_boundary.column + len(new_boundary.str)
             old_edges = {c if side == "start" else c + len(boundary.str) for c in boundary.occurrences}

@@ -45,7 +45,7 @@ def annotation_lines() -> list[int]:
     text = FIXTURE.read_text(encoding="utf-8")
     lines = []
     for annotation in analysis.session.annotations:
-        node = analysis.node(annotation.json_path)
+        node = analysis.node(analysis.session.annotation_path(annotation))
         lines.append(text[: node.start].count("\n") + 1)
     return lines
 
@@ -61,7 +61,7 @@ def ref_lines(path: str) -> list[range]:
     spans = []
     for ref in analysis.session.refs:
         if ref.doc_path == path:
-            node = analysis.node(ref.json_path)
+            node = analysis.node(analysis.session.ref_path(ref))
             spans.append(range(text[: node.start].count("\n") + 1, text[: node.end].count("\n") + 2))
     return spans
 

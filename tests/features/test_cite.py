@@ -59,8 +59,8 @@ def test_every_cite_action_writes_a_ref_that_resolves_to_exactly_the_selection(c
         value = json.loads(new_text)  # valid JSON
         assert new_text == formatted(value, indent)  # written as the file is written
         analysis = Analysis(new_text)
-        before = {r.json_path for r in view.analysis.session.refs}
-        (added,) = [r for r in analysis.session.refs if r.json_path not in before]
+        before = {view.analysis.session.ref_path(r) for r in view.analysis.session.refs}
+        (added,) = [r for r in analysis.session.refs if analysis.session.ref_path(r) not in before]
         assert added.valid and added.doc_path == document.path and added.text == document.content[start:end]
 
 

@@ -299,4 +299,5 @@ def corpus(
 def cited(text: str) -> dict[tuple[Any, ...], str | None]:
     """What each ref of a session text cites (None: it does not resolve), by its JSON path."""
     analysis = Analysis(text)
-    return {tuple(ref.json_path): (ref.text if ref.valid else None) for ref in analysis.session.refs}
+    session = analysis.session
+    return {session.ref_path(ref): (ref.text if ref.valid else None) for ref in session.refs}

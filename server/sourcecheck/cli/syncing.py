@@ -110,11 +110,12 @@ def ref_label(session: SessionFile, ref: CheckedRef) -> str:
     """Where a ref is, for a person: ``FILE:LINE: /annotations/0/sources/0`` (the line of the
     session file), its claim, its document and lines."""
     analysis = session.analysis
-    extent = analysis.tree.locate(ref.json_path)
+    path = analysis.session.ref_path(ref)
+    extent = analysis.tree.locate(path)
     line = analysis.lines.line_of(extent[0]) + 1 if extent is not None else 0
     where = lines_of(ref.start.line, ref.end.line) if ref.start is not None and ref.end is not None else "?"
     return (
-        f"{session.shown}:{line}: {visible(pointer(ref.json_path))} "
+        f"{session.shown}:{line}: {visible(pointer(path))} "
         f"({claim_said(claim_text(ref))}; {named(ref.doc_path or '')}, {where})"
     )
 
@@ -265,9 +266,9 @@ def _action(document: resync.DocumentDrift, check: bool, updated: set[int]) -> s
 def _same_refs(analysis: Analysis, path: str) -> list[resync.RefDrift]:
     """The refs into a document equal to its file: each kept where it is."""
     return [
-        resync.RefDrift(ref, "kept", ref.text, ref.text, None)
+        resync.RefDrift(ref, analysis.session.ref_path(ref), "kept", ref.text, ref.text, None)
         if ref.valid
-        else resync.RefDrift(ref, "unresolved", None, None, None)
+        else resync.RefDrift(ref, analysis.session.ref_path(ref), "unresolved", None, None, None)
         for ref in analysis.session.refs
         if ref.doc_path == path and ref.document is not None
     ]

@@ -82,7 +82,7 @@ def coordinates(analysis: Analysis, ref: CheckedRef, anchor_of: RefDrift) -> lis
         for key, old, new in (("line", boundary.line, line), ("str", boundary.str, text)):
             if old == new:
                 continue
-            node = analysis.node(ref.json_path + (side, key))
+            node = analysis.node(analysis.session.ref_path(ref) + (side, key))
             if node is not None:
                 found.append(TextEdit(node.start, node.end, str(new) if key == "line" else encode_string(str(new))))
     return found
@@ -113,7 +113,7 @@ def _removals(analysis: Analysis, outcomes: list[Accepted]) -> tuple[list[TextEd
     annotations = {int(o.annotation[1]) for o in outcomes if o.action == "annotation removed"}
     sources: dict[Path, set[int]] = {}
     for o in outcomes:
-        path = o.drift.ref.json_path
+        path = o.drift.path
         if o.action == "source removed" and int(o.annotation[1]) not in annotations:
             sources.setdefault(path[:-1], set()).add(int(path[-1]))
     edits = removed_items(analysis, ("annotations",), set(annotations))
@@ -146,7 +146,7 @@ def synced(drift: Drift, accept: bool | frozenset[str] = False) -> Synced:
     analysis = drift.analysis
     documents = drift.updated(accept)
     outcomes = [
-        Accepted(ref, outcome_of(ref), ref.ref.json_path[:2], claim_text(ref.ref))
+        Accepted(ref, outcome_of(ref), ref.path[:2], claim_text(ref.ref))
         for document in documents
         for ref in document.changed_refs
     ]
@@ -187,7 +187,7 @@ def with_verdicts(before: Analysis, result: Synced, after: Analysis) -> Synced:
 def ref_removal(analysis: Analysis, ref: CheckedRef) -> list[TextEdit]:
     """Remove a source from its annotation (a claim: its annotation), whatever the rest of its
     document's drift: a removed ref cites nothing, in the old content or the new."""
-    path = ref.json_path
+    path = analysis.session.ref_path(ref)
     if ref.is_source:
         return removed_items(analysis, path[:-1], {int(path[-1])})
     return removed_items(analysis, ("annotations",), {int(path[1])})

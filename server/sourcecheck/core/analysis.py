@@ -29,7 +29,7 @@ from .positions import Encoding, LineTable, Span
 from .registry import SEVERITY
 from .rules import check, exit_code
 from .schema import parse_session
-from .session import Annotation, CheckedRef, Document, Path, Session, Violation
+from .session import CheckedRef, Document, Path, Session, Violation
 from .syntax import Cancelled, Stop, Tree, to_python
 from .text import Text
 from .unsupported import UnsupportedWords
@@ -245,7 +245,7 @@ class Analysis:
     def unsupported(self) -> UnsupportedWords:
         """The words of each claim its sources do not have, each computed when first asked
         for (``unsupported.py``): opening a session computes none."""
-        return UnsupportedWords(self.annotations_by_path)
+        return UnsupportedWords(self.session.annotation_at_path)
 
     @property
     def exit_code(self) -> int:
@@ -327,8 +327,9 @@ class Analysis:
         if place is None:
             return None
         path = place.path
+        ref_at_path = self.session.ref_at_path
         for length in range(len(path), 0, -1):
-            ref = self.refs_by_path.get(path[:length])
+            ref = ref_at_path(path[:length])
             if ref is not None:
                 return ref, path
         return None
@@ -408,16 +409,8 @@ class Analysis:
         return member.value.items if member is not None and isinstance(member.value, JArray) else []
 
     @cached_property
-    def refs_by_path(self) -> dict[Path, CheckedRef]:
-        return {ref.json_path: ref for ref in self.session.refs}
-
-    @cached_property
     def _annotation_starts(self) -> list[int]:
         return [item.start for item in self.annotation_items()]
-
-    @cached_property
-    def annotations_by_path(self) -> dict[Path, Annotation]:
-        return {annotation.json_path: annotation for annotation in self.session.annotations}
 
     def annotations_between(self, start: int, end: int) -> list[int]:
         """Indexes of the annotations whose text overlaps the offsets ``[start, end]``."""

@@ -47,13 +47,13 @@ class CitedSpan:
     was: str  # what it cites in the session
     now: str | None  # what stands at its place now
     verdict: str  # its annotation's
-    annotation: Path
+    annotation: Path  # its annotation's (its own is this and the ref's tail)
     others: tuple[Other, ...]  # a claim: its sources; a source: its claim
     drift: RefDrift | None = None  # what the edit did (None: the file's text is the session's)
 
     @property
     def pointer(self) -> str:
-        return pointer(self.ref.json_path)
+        return pointer(self.annotation + self.ref.tail)
 
     @property
     def changed(self) -> bool:
@@ -89,6 +89,7 @@ def cited_in(
     if document is None:
         return [], None
     verdicts = {v.path: v.verdict for v in analysis.summary.verdicts}
+    place = analysis.session.annotation_path
     refs = [ref for ref in analysis.session.refs if ref.doc_path == path and ref.document is document]
     if document.content == text:
         found = [
@@ -100,8 +101,8 @@ def cited_in(
                 ref.span,
                 ref.text,
                 ref.text,
-                verdicts.get(ref.json_path[:2], "unresolved"),
-                ref.json_path[:2],
+                verdicts.get(at := place(ref.annotation), "unresolved"),
+                at,
                 _others(ref),
             )  # fmt: skip
             for ref in refs
@@ -126,8 +127,8 @@ def cited_in(
                 carried.where if carried.state != "deleted" else None,
                 carried.was,
                 carried.now,
-                verdicts.get(ref.json_path[:2], "unresolved"),
-                ref.json_path[:2],
+                verdicts.get(at := place(ref.annotation), "unresolved"),
+                at,
                 _others(ref),
                 carried,
             )  # fmt: skip

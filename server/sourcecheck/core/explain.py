@@ -184,7 +184,7 @@ def describe_ref(analysis: Analysis, ref: CheckedRef, part: Path) -> Text:
 def describe_unsupported(analysis: Analysis, claim: CheckedRef) -> Text:
     """The words of a claim its supporting sources' cited text does not have, said as the
     aid it is (``core/unsupported.py``); nothing when there are none."""
-    found = analysis.unsupported.of(claim.annotation.json_path)
+    found = analysis.unsupported.of(analysis.session.annotation_path(claim.annotation))
     if not found:
         return []
     return [para(Plain(said(found)), f" ({ASIDE})")]

@@ -152,7 +152,9 @@ def not_found(analysis: Analysis, finding: Violation) -> list[Repair]:
         cited = _cites(ref, start, end)
         if state(other, ref.document) == "resolved" and cited is None:
             return []  # it would run backward: not a repair
-        edits = _replace(_value(analysis, ref.boundary_path(boundary) + ("str",)), encode_string(evident.text))
+        edits = _replace(
+            _value(analysis, analysis.session.boundary_path(ref, boundary) + ("str",)), encode_string(evident.text)
+        )
         title = f"Write {_quoted(evident.text, 40)}, the line's exact text{_cite_note(cited)}"
         return [Repair(title, edits, "safe")]
     return placed(analysis, ref, side)
@@ -168,7 +170,7 @@ def placed(analysis: Analysis, ref: CheckedRef, side: Side) -> list[Repair]:
         for part in placement.moved:
             boundary = ref.start if part.side == "start" else ref.end
             assert boundary is not None
-            path = ref.boundary_path(boundary)
+            path = analysis.session.boundary_path(ref, boundary)
             if part.text != boundary.str:
                 edits += _replace(_value(analysis, path + ("str",)), encode_string(part.text))
             if part.line != boundary.line:
@@ -230,7 +232,7 @@ def lines_reversed(analysis: Analysis, finding: Violation) -> list[Repair]:
         for boundary, (line, text), (old_line, old_text) in zip(
             (ref.start, ref.end), (start, end), written, strict=True
         ):
-            path = ref.boundary_path(boundary)
+            path = analysis.session.boundary_path(ref, boundary)
             if line != old_line:
                 edits += _replace(_value(analysis, path + ("line",)), str(line))
             if text != old_text:
@@ -246,8 +248,8 @@ def swap_boundaries(analysis: Analysis, finding: Violation) -> list[Repair]:
     if ref is None or ref.document is None or ref.start is None or ref.end is None:
         return []
     cited = _cites(ref, (ref.start.line, ref.end.str), (ref.end.line, ref.start.str))
-    start_node = _value(analysis, ref.boundary_path(ref.start) + ("str",))
-    end_node = _value(analysis, ref.boundary_path(ref.end) + ("str",))
+    start_node = _value(analysis, analysis.session.boundary_path(ref, ref.start) + ("str",))
+    end_node = _value(analysis, analysis.session.boundary_path(ref, ref.end) + ("str",))
     if cited is None or start_node is None or end_node is None:
         return []
     edits = (
@@ -307,7 +309,7 @@ def normalize_content(analysis: Analysis, finding: Violation) -> list[Repair]:
                 line = lines[boundary.line - 1]
                 column = boundary.occurrences[0] if boundary.occurrences else 0
                 shift = before[boundary.line - 1] + len(re.findall(r"\r(?!\n|$)", line[:column]))
-                target = _value(analysis, ref.boundary_path(boundary) + ("line",))
+                target = _value(analysis, analysis.session.boundary_path(ref, boundary) + ("line",))
                 if shift and target is not None:
                     edits.append(TextEdit(target.start, target.end, str(boundary.line + shift)))
     kind = "CR (the refs after each renumbered)" if lone_cr else "CRLF"
@@ -332,7 +334,7 @@ def _without_cr(analysis: Analysis, document: Document) -> list[TextEdit]:
             line = document.lines[boundary.line - 1]
             if not line.endswith("\r") or occurrences(line[:-1], boundary.str[:-1])[1] != 1:
                 continue
-            target = _value(analysis, ref.boundary_path(boundary) + ("str",))
+            target = _value(analysis, analysis.session.boundary_path(ref, boundary) + ("str",))
             edits += _replace(target, encode_string(boundary.str[:-1]))
     return edits
 
@@ -564,7 +566,7 @@ def add_source(analysis: Analysis, finding: Violation) -> list[Repair]:
     item = analysis.node(finding.path[:-1])
     if not isinstance(array, JArray) or array.items or item is None:
         return []
-    annotation = analysis.annotations_by_path.get(finding.path[:-1])
+    annotation = analysis.session.annotation_at_path(finding.path[:-1])
     claim_path = annotation.claim.doc_path if annotation is not None and annotation.claim is not None else None
     for document in [d for d in analysis.session.documents if d.path != claim_path]:
         found = _first_unique_word(document)

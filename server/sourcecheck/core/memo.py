@@ -7,13 +7,15 @@ is remembered by the *identity of its value* (the parse keeps the plain value of
 not touch, so an unchanged annotation is the very same object) with its *dependencies* (the
 content of each document its refs resolved in, by identity, and the list of documents an
 unknown path's message names). The next check asks :class:`Memo`: a value met again whose
-dependencies hold is answered from the previous result, *placed* where it is now (its refs and
-findings as new objects only where something moved); any other value is checked.
+dependencies hold is answered from the previous result, *placed* where it is now (its findings,
+which know their paths, as new objects if it moved; an annotation and its refs do not know
+their index, see session.py); any other value is checked.
 
 Over the annotations array the memo answers in bulk: after an edit inside annotations (the
 array the same length) every result but the edited ones' and those citing a changed document
 is spliced back in C; after annotations were added or removed, the items at the start and at
-the end that are the very same are reused, those at the end placed at their new indexes.
+the end that are the very same are reused, spliced in C: only the findings of those at the end
+are made again, at their new indexes.
 
 Nothing of the previous check is changed that another reader may still read: a
 :class:`CheckMemo` is handed over to the next check like a tree (that check takes its parts),
@@ -23,7 +25,6 @@ and the analyses holding the results are immutable snapshots.
 from __future__ import annotations
 
 import operator
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
@@ -33,8 +34,6 @@ from .fastpaths import ALL, FastPaths
 from .messages import name
 from .session import Annotation, CheckedRef, Document, Mention, Path, Violation
 from .syntax import Cancelled, Stop
-
-_NEW = object.__new__
 
 Results = tuple[list[Annotation], list[CheckedRef], list[Violation]]
 
@@ -50,7 +49,7 @@ class AnnotationCheck:
     annotation: Annotation | None  # None for a value that is not an object (not remembered)
     findings: list[Violation]
     refs: list[CheckedRef]
-    ref_findings: dict[Path, list[Violation]]  # of each ref that has some
+    ref_findings: dict[Path, list[Violation]]  # of each ref that has some, by its path in the annotation
     # The keys its objects hold in all, when the one-go check saw each object's keys (-1
     # otherwise): its text holding no more `:` than that holds no key twice (see JLazy).
     keys: int = -1
@@ -116,17 +115,16 @@ class Kept:
     def __init__(self, memo: Memo, refs: dict[Path, tuple[CheckedRef, list[Violation]]]) -> None:
         self.memo, self.refs = memo, refs
 
-    def take(self, annotation: Annotation, path: Path) -> tuple[CheckedRef, list[Violation]] | None:
-        """The ref at ``path`` as checked before (linked to ``annotation``, to its document
-        where that moved) with its findings; None when it is to be checked."""
-        tail = path[len(annotation.json_path) :]
+    def take(self, annotation: Annotation, path: Path, tail: Path) -> tuple[CheckedRef, list[Violation]] | None:
+        """The ref at ``tail`` in the annotation at ``path`` as checked before (linked to
+        ``annotation``, the new object the annotation is, and to its document where that
+        moved) with its findings; None when it is to be checked."""
         found = self.refs.get(tail)
         if found is None:
             return None
         old, findings = found
-        ref = old.moved(annotation, path, self.memo.relink.get(id(old.document), old.document))
-        depth = len(old.json_path) - len(tail)
-        return ref, [self.memo.moved_finding(f, depth, annotation.json_path, {id(old): ref}) for f in findings]
+        ref = old.moved(annotation, self.memo.relink.get(id(old.document), old.document))
+        return ref, [self.memo.moved_finding(f, path, {id(old): ref}) for f in findings]
 
 
 class Memo:
@@ -339,7 +337,7 @@ class Memo:
 
     def reuse_around(self, value: list[Any], first: int, last: int, rules: AnnotationQuery) -> Results:
         """Take the results of the ``first`` and ``last`` items of the array from the
-        previous check (those at the start spliced in C; those at the end placed at their new
+        previous check (spliced in C, the findings of those at the end made again at their new
         indexes), checking the items between them."""
         previous = self.previous
         assert previous.array is not None
@@ -349,21 +347,71 @@ class Memo:
         for item in previous.array[first : before - last]:  # their memory goes with them
             memo.pop(id(item), None)
         results: Results = ([], [], [])
-        annotations, refs, findings = results
         self.take_previous(self.result_offsets(), 0, first, results)
         counts = tuple(kind[:first] for kind in previous.counts)
         for index in range(first, len(value) - last):
             for kind, count in zip(counts, self.counted(value[index], index, rules, results), strict=True):
                 kind.append(count)
-        # Some ten thousand items on one keystroke (an annotation typed before them): what the
-        # loop calls is bound once.
-        place, append, extend_refs, extend_findings = self.placed, annotations.append, refs.extend, findings.extend
-        count_annotation, count_refs, count_findings = counts[0].append, counts[1].append, counts[2].append
-        for index in range(len(value) - last, len(value)):
+        if self.relink or not self.splice_tail(value, len(value) - last, before - last, rules, results, counts):
+            self.place_tail(value, len(value) - last, rules, results, counts)
+        self.memo.results = results
+        self.memo.counts = (counts[0], counts[1], counts[2])
+        return results
+
+    def splice_tail(
+        self,
+        value: list[Any],
+        start: int,
+        old_start: int,
+        rules: AnnotationQuery,
+        into: Results,
+        counts: tuple[list[int], ...],
+    ) -> bool:
+        """The items from ``start`` to the end, the very ones the previous check had from
+        ``old_start``, at their new indexes: their annotations and refs spliced in C (neither
+        knows its index), only the findings of those that have some made again at their new
+        paths. False, with nothing done, when one of those is not remembered (then each item
+        is placed, see :meth:`place_tail`)."""
+        previous, memo = self.previous, self.memo.annotations
+        old_counts, offsets = previous.counts, self.result_offsets()
+        objects, found = old_counts[0][old_start:], old_counts[2][old_start:]
+        with_findings = list(compress(range(len(found)), found))  # in C: a few hundred of 10,000
+        for k in with_findings:
+            item = value[start + k]
+            cached = memo.get(id(item))
+            if objects[k] and (cached is None or cached.value is not item):
+                return False
+        into[0].extend(previous.results[0][offsets[0][old_start] :])
+        into[1].extend(previous.results[1][offsets[1][old_start] :])
+        counts[0].extend(objects)
+        counts[1].extend(old_counts[1][old_start:])
+        counts[2].extend(found)
+        findings, place = into[2], self.placed
+        for k in with_findings:
+            index = start + k
             item = value[index]
             cached = memo.get(id(item))
             if cached is None or cached.value is not item:  # not an object: checked again (a finding or two)
-                for kind, count in zip(counts, self.counted(item, index, rules, results), strict=True):
+                result = self.annotation(item, ("annotations", index), rules)
+                findings.extend(result.findings)
+                counts[2][index] = len(result.findings)
+                continue
+            placed = memo[id(item)] = place(cached, ("annotations", index))
+            findings.extend(placed.findings)
+        return True
+
+    def place_tail(
+        self, value: list[Any], start: int, rules: AnnotationQuery, into: Results, counts: tuple[list[int], ...]
+    ) -> None:
+        """The items from ``start`` to the end, each placed at its index (or checked again)."""
+        memo = self.memo.annotations
+        place, append, extend_refs, extend_findings = self.placed, into[0].append, into[1].extend, into[2].extend
+        count_annotation, count_refs, count_findings = counts[0].append, counts[1].append, counts[2].append
+        for index in range(start, len(value)):
+            item = value[index]
+            cached = memo.get(id(item))
+            if cached is None or cached.value is not item:  # not an object: checked again (a finding or two)
+                for kind, count in zip(counts, self.counted(item, index, rules, into), strict=True):
                     kind.append(count)
                 continue
             placed = memo[id(item)] = place(cached, ("annotations", index))
@@ -373,63 +421,55 @@ class Memo:
             count_annotation(1)
             count_refs(len(placed.refs))
             count_findings(len(placed.findings))
-        self.memo.results = results
-        self.memo.counts = (counts[0], counts[1], counts[2])
-        return results
 
     def placed(self, cached: AnnotationCheck, path: Path) -> AnnotationCheck:
         """What checking an unchanged annotation gave, at ``path`` (it moved when items
         before it were added or removed), its refs linked to the documents at their places
-        now: the same results, as new objects only where something moved."""
+        now: the same results, its findings (which know their paths) made again if it moved,
+        its annotation and refs made again only if a document they resolved in moved."""
         relink = self.relink
         moved_documents = bool(relink) and any(id(ref.document) in relink for ref in cached.refs)
+        findings = cached.findings
+        if not moved_documents and (not findings or findings[0].path[:2] == path):
+            return cached
         old = cached.annotation
         assert old is not None  # only objects are remembered
-        if old.json_path == path and not moved_documents:
-            return cached
-        annotation = _NEW(Annotation)  # its slots are all set below (a dataclass's __init__ costs twice that)
-        annotation.json_path = path
-        annotation.claim = None
-        depth = len(old.json_path)
-        if relink:
-            refs = [
-                ref.moved(annotation, path + ref.json_path[depth:], relink.get(id(ref.document), ref.document))
-                for ref in cached.refs
-            ]
-        else:
-            link = weakref.ref(annotation)
-            refs = [ref.moved_to(link, path + ref.json_path[depth:]) for ref in cached.refs]
-        # The refs are the claim and the sources in the order of their keys.
-        if old.claim is None:
-            annotation.sources = refs
-        elif cached.refs and cached.refs[0] is old.claim:
-            annotation.claim, annotation.sources = refs[0], refs[1:]
-        else:
-            annotation.claim, annotation.sources = refs[-1], refs[:-1]
-        if not cached.findings:
+        annotation, refs = old, cached.refs
+        if moved_documents:
+            annotation = Annotation()
+            refs = [ref.moved(annotation, relink.get(id(ref.document), ref.document)) for ref in cached.refs]
+            # The refs are the claim and the sources in the order of their keys.
+            if old.claim is None:
+                annotation.sources = refs
+            elif cached.refs and cached.refs[0] is old.claim:
+                annotation.claim, annotation.sources = refs[0], refs[1:]
+            else:
+                annotation.claim, annotation.sources = refs[-1], refs[:-1]
+        if not findings:
             # (what it depends on, if not read yet, is read off the moved refs: the same)
             return AnnotationCheck(cached.value, cached.known_depends, annotation, [], refs, {}, cached.keys)
-        by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)}
-        findings = {id(f): self.moved_finding(f, depth, path, by_old) for f in cached.findings}
+        by_old = {id(old_ref): ref for old_ref, ref in zip(cached.refs, refs, strict=True)} if moved_documents else {}
+        moved = {id(f): self.moved_finding(f, path, by_old) for f in findings}
         return AnnotationCheck(
             cached.value,
             cached.depends,
             annotation,
-            list(findings.values()),
+            list(moved.values()),
             refs,
-            {path + at[depth:]: [findings[id(f)] for f in found] for at, found in cached.ref_findings.items()},
+            {tail: [moved[id(f)] for f in found] for tail, found in cached.ref_findings.items()},
         )
 
-    def moved_finding(self, finding: Violation, depth: int, path: Path, refs: dict[int, CheckedRef]) -> Violation:
-        """A finding of an annotation that moved to ``path`` (its old path ``depth`` long)."""
+    def moved_finding(self, finding: Violation, path: Path, refs: dict[int, CheckedRef]) -> Violation:
+        """A finding of an annotation that moved to ``path`` (or of a ref of it made again:
+        ``refs`` gives each new ref by the old one's identity)."""
         moved = Violation(
             finding.code,
             finding.severity,
             finding.message,
-            path + finding.path[depth:],
+            path + finding.path[2:],
             refs.get(id(finding.ref), finding.ref) if finding.ref is not None else None,
             finding.extent,
-            tuple(Mention(m.placeholder, path + m.path[depth:], m.template) for m in finding.mentions),
+            tuple(Mention(m.placeholder, path + m.path[2:], m.template) for m in finding.mentions),
         )
         self.memo.origins[id(moved)] = finding
         return moved
@@ -440,12 +480,10 @@ class Memo:
         deps, refs, ref_findings = cached.depends, cached.refs, cached.ref_findings
         if None in deps and deps[None] != self.known_documents():
             return None
-        assert cached.annotation is not None
-        depth = len(cached.annotation.json_path)
         return Kept(
             self,
             {
-                ref.json_path[depth:]: (ref, ref_findings.get(ref.json_path, []))
+                ref.tail: (ref, ref_findings.get(ref.tail, []))
                 for ref in refs
                 if not isinstance(ref.doc_path, str) or self.content_of(ref.doc_path) is deps[ref.doc_path]
             },

@@ -43,8 +43,9 @@ def enclosing_ref(analysis: Analysis, offset: int) -> tuple[CheckedRef | None, s
     """The ref whose value holds ``offset`` and the side (``start``/``end``) it is in."""
     place = analysis.place_at(offset)
     path: Path = place.path if place else ()
+    ref_at_path = analysis.session.ref_at_path
     for length in range(len(path), 0, -1):
-        ref = analysis.refs_by_path.get(path[:length])
+        ref = ref_at_path(path[:length])
         if ref is not None:
             side = path[length] if len(path) > length and path[length] in ("start", "end") else None
             return ref, side if isinstance(side, str) else None
@@ -116,10 +117,8 @@ def annotation_being_written(analysis: Analysis, last_edit: int | None) -> int |
             return around[0]
     for annotation in reversed(annotations):
         if not any(source.valid for source in annotation.sources):
-            index = annotation.json_path[-1]
-            return index if isinstance(index, int) else None
-    index = annotations[-1].json_path[-1]
-    return index if isinstance(index, int) else None
+            return analysis.session.index_of(annotation)
+    return analysis.session.index_of(annotations[-1])
 
 
 DEFAULT_CONFIDENCE = 0.7
@@ -129,7 +128,7 @@ DEFAULT_CONFIDENCE = 0.7
 def last_confidence(analysis: Analysis, index: int | None) -> int | float:
     """The confidence the writer gave the source before a new one: the last of annotation
     ``index``, else the last in the session; :data:`DEFAULT_CONFIDENCE` in a session without one."""
-    annotation = analysis.annotations_by_path.get(("annotations", index)) if index is not None else None
+    annotation = analysis.session.annotation_at(index) if index is not None else None
     for group in ([*annotation.sources] if annotation is not None else [], analysis.session.refs):
         for ref in reversed(group):
             if ref.is_source and (value := valid_confidence(ref.confidence)) is not None:

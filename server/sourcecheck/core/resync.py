@@ -27,7 +27,7 @@ edits of the session's text, ``driftsaid.py`` says it. Reading the files is ``di
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,7 +36,7 @@ from .analysis import Analysis
 from .filestate import FileContent, FileState, Unreadable
 from .occurrences import occurrences
 from .refs import Boundaries, cite
-from .session import CheckedRef, Document, pointer
+from .session import CheckedRef, Document, Path, pointer
 
 MAX_PLACES = 20
 """Places of a changed ref's text listed at most (how many there are is said)."""
@@ -66,6 +66,7 @@ class RefDrift:
     """What a change of its document does to a ref."""
 
     ref: CheckedRef  # in the analysis of the session as it is
+    path: Path  # the ref's JSON path in that session
     state: RefState
     was: str | None  # the text it cites in the session (None: it did not resolve)
     now: str | None  # the text at its place in the new content (kept, moved: ``was``); None: deleted
@@ -79,7 +80,7 @@ class RefDrift:
 
     @property
     def pointer(self) -> str:
-        return pointer(self.ref.json_path)
+        return pointer(self.path)
 
     @property
     def changed(self) -> bool:
@@ -238,8 +239,9 @@ def _places(old: str, start: int, end: int, new: Document, alignment: Alignment)
     return inserted, before
 
 
-def carry(ref: CheckedRef, alignment: Alignment, new: Document) -> RefDrift:
-    """What becomes of a resolved ref when its document's content becomes ``new``'s."""
+def carry(ref: CheckedRef, at: Path, alignment: Alignment, new: Document) -> RefDrift:
+    """What becomes of a resolved ref (at ``at`` in its session) when its document's content
+    becomes ``new``'s."""
     assert ref.span is not None and ref.text is not None and ref.document is not None
     was, old, content = ref.text, ref.document.content, new.content
     start, end = ref.span
@@ -247,36 +249,39 @@ def carry(ref: CheckedRef, alignment: Alignment, new: Document) -> RefDrift:
     if moved is not None and _same_edges(old, start, end, content, *moved):
         anchor, reason = _place(new, *moved, ref)
         if anchor is not None:
-            return RefDrift(ref, "kept", was, was, anchor, where=moved)
-        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}", where=moved)
+            return RefDrift(ref, at, "kept", was, was, anchor, where=moved)
+        return RefDrift(ref, at, "edited", was, was, None, f"its text is still there, but {reason}", where=moved)
     place = aligned_text(alignment, old, content, start, end)
     if place is not None and content[place[0] : place[1]] == was:  # its very text, aligned in pieces
         anchor, reason = _place(new, *place, ref)
         if anchor is not None:
-            return RefDrift(ref, "kept", was, was, anchor, where=place)
-        return RefDrift(ref, "edited", was, was, None, f"its text is still there, but {reason}", where=place)
+            return RefDrift(ref, at, "kept", was, was, anchor, where=place)
+        return RefDrift(ref, at, "edited", was, was, None, f"its text is still there, but {reason}", where=place)
     inserted, before = _places(old, start, end, new, alignment)
     found = sorted(inserted + before)
     if len(inserted) == 1:
         anchor, reason = _place(new, inserted[0], inserted[0] + len(was), ref)
         there = (inserted[0], inserted[0] + len(was))
         if anchor is not None:
-            return RefDrift(ref, "moved", was, was, anchor, where=there)
+            return RefDrift(ref, at, "moved", was, was, anchor, where=there)
         line = new.line_of_offset(inserted[0])
         return RefDrift(
-            ref, "edited", was, was, None, f"its text moved to line {line}, but {reason}",
+            ref, at, "edited", was, was, None, f"its text moved to line {line}, but {reason}",
             (TextPlace(inserted[0], line, None),), 1, where=there,
         )  # fmt: skip
     places = tuple(
-        TextPlace(at, new.line_of_offset(at), _place(new, at, at + len(was), ref)[0]) for at in found[:MAX_PLACES]
+        TextPlace(offset, new.line_of_offset(offset), _place(new, offset, offset + len(was), ref)[0])
+        for offset in found[:MAX_PLACES]
     )
     if place is None:
         where = alignment.before(start)[1]
         first, last = old.rfind("\n", 0, start) + 1, old.find("\n", end)
         between = not alignment.surviving(first, len(old) if last < 0 else last)
-        return RefDrift(ref, "deleted", was, None, None, None, places, len(found), where, between)
+        return RefDrift(ref, at, "deleted", was, None, None, None, places, len(found), where, between)
     anchor, reason = _place(new, *place, ref)
-    return RefDrift(ref, "edited", was, content[place[0] : place[1]], anchor, reason, places, len(found), where=place)
+    return RefDrift(
+        ref, at, "edited", was, content[place[0] : place[1]], anchor, reason, places, len(found), where=place
+    )
 
 
 # --- what happens to each document ---------------------------------------------------------
@@ -404,12 +409,19 @@ def plan(
         refs = refs_into.get(path, [])
         if isinstance(file, Unreadable):
             unread = tuple(
-                RefDrift(ref, "unread" if ref.valid else "unresolved", ref.text if ref.valid else None, None, None)
+                RefDrift(
+                    ref,
+                    analysis.session.ref_path(ref),
+                    "unread" if ref.valid else "unresolved",
+                    ref.text if ref.valid else None,
+                    None,
+                    None,
+                )
                 for ref in refs
             )
             found.append(DocumentDrift(document, "missing" if file.missing else "unreadable", file, unread))
         else:
-            found.append(_changed(document, file, refs, alignments, used))
+            found.append(_changed(document, file, refs, analysis.session.ref_path, alignments, used))
     if alignments is not None:  # those of contents no longer compared go
         for key in [key for key in alignments if key not in used]:
             del alignments[key]
@@ -420,6 +432,7 @@ def _changed(
     document: Document,
     file: FileContent,
     refs: list[CheckedRef],
+    ref_path: Callable[[CheckedRef], Path],
     alignments: Alignments | None,
     used: set[tuple[int, int]],
 ) -> DocumentDrift:
@@ -434,19 +447,20 @@ def _changed(
     now: Carried = {}
     carried = []
     for ref in refs:
+        at = ref_path(ref)
         if not ref.valid or ref.span is None:
-            carried.append(RefDrift(ref, "unresolved", None, None, None))
+            carried.append(RefDrift(ref, at, "unresolved", None, None, None))
             continue
         cached = before.get(id(ref.raw))
         if cached is not None and cached[0] is ref.raw and cached[1] == ref.span:
             found = cached[2]
-            if found.ref is not ref:  # the same ref, elsewhere in the file now
+            if found.ref is not ref or found.path != at:  # the same ref, elsewhere in the file now
                 found = RefDrift(
-                    ref, found.state, found.was, found.now, found.anchor, found.reason, found.places,
+                    ref, at, found.state, found.was, found.now, found.anchor, found.reason, found.places,
                     found.place_count, found.at, found.between, found.where,
                 )  # fmt: skip
         else:
-            found = carry(ref, alignment, new)
+            found = carry(ref, at, alignment, new)
         now[id(ref.raw)] = (ref.raw, ref.span, found)
         carried.append(found)
     if alignments is not None:

@@ -65,6 +65,7 @@ _ANNOTATION_LEN = len(_ANNOTATION_SET)
 _CLAIM_KEYS = _REF_LEN + 2 * _BOUNDARY_LEN
 _SOURCE_KEYS = _SOURCE_LEN + 2 * _BOUNDARY_LEN
 _weak = weakref.ref
+_CLAIM: Path = ("claim",)  # a claim's path in its annotation
 _KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {
     keys: frozenset(keys)
     for keys in (
@@ -256,7 +257,10 @@ class SessionRules(Rules):
             )
             return
         rules = AnnotationRules(self.session.by_path, self.fast)
-        self.session.annotations, self.session.refs, findings = self.memo.annotations(value, rules)
+        session = self.session
+        session.annotations, session.refs, findings = self.memo.annotations(value, rules)
+        present = self.memo.memo.counts[0]
+        session.present = None if len(present) == len(session.annotations) else present
         self.findings.extend(findings)
 
 
@@ -339,6 +343,7 @@ class AnnotationRules(Rules):
         self.fast_annotations = fast.clean_annotations and fast.valid_refs  # the one-go check is made of valid_ref
         self.findings = []
         self.refs: list[CheckedRef] = []
+        self.at: Path = ()  # the path of the annotation being checked (its refs' paths start with it)
         # What resolving a ref in each document of by_path reads, by path, once the first
         # ref to it is resolved: the document, its content, its line starts, its length.
         self.resolving: dict[str, tuple[Document, str, list[int], int]] = {}
@@ -348,7 +353,7 @@ class AnnotationRules(Rules):
         checked before (see :meth:`~.memo.Memo.annotation`)."""
         findings: list[Violation] = []
         refs: list[CheckedRef] = []
-        self.findings, self.refs = findings, refs
+        self.findings, self.refs, self.at = findings, refs, path
         annotation, ref_findings = self.check_annotation(value, path, kept)
         depends = self.depends(refs) if annotation is not None else {}
         return AnnotationCheck(value, depends, annotation, findings, refs, ref_findings)
@@ -377,20 +382,19 @@ class AnnotationRules(Rules):
         if type(sources) is not list or not sources:
             return None
         found: list[CheckedRef] = []  # its sources, as they are found
-        annotation = Annotation(path, None, found)
-        claim_path = path + ("claim",)
+        annotation = Annotation(None, found)
         valid_ref = self.valid_ref
         claim_first = next(iter(value)) == "claim"  # refs are listed in the order of the keys
-        claim = valid_ref(claim_value, claim_path, annotation, False) if claim_first else None
+        claim = valid_ref(claim_value, _CLAIM, annotation, False) if claim_first else None
         if claim_first and claim is None:
             return None
         for index, item in enumerate(sources):
-            source = valid_ref(item, path + ("sources", index), annotation, True)
+            source = valid_ref(item, ("sources", index), annotation, True)
             if source is None:
                 return None
             found.append(source)
         if not claim_first:
-            claim = valid_ref(claim_value, claim_path, annotation, False)
+            claim = valid_ref(claim_value, _CLAIM, annotation, False)
             if claim is None:
                 return None
         assert claim is not None
@@ -420,7 +424,7 @@ class AnnotationRules(Rules):
     ) -> tuple[Annotation | None, dict[Path, list[Violation]]]:
         """Check an annotation; the refs ``kept`` holds are taken as they were checked before.
         Returns it (None for a value that is not an object) and the findings of each ref that
-        has some."""
+        has some, by its path in the annotation (``CheckedRef.tail``)."""
         ref_findings: dict[Path, list[Violation]] = {}
         if not isinstance(value, dict):
             self.report(
@@ -429,7 +433,7 @@ class AnnotationRules(Rules):
                 path,
             )
             return None, ref_findings
-        annotation = Annotation(path)
+        annotation = Annotation()
         self.unknown_keys(value, ANNOTATION_KEYS, path, "an annotation")
         if "claim" not in value and not absent_by_syntax(value, "claim"):
             self.report(
@@ -483,7 +487,8 @@ class AnnotationRules(Rules):
         ref_findings: dict[Path, list[Violation]],
     ) -> CheckedRef:
         first = len(self.findings)
-        taken = kept.take(annotation, path) if kept is not None else None
+        tail = path[len(self.at) :]
+        taken = kept.take(annotation, self.at, tail) if kept is not None else None
         if taken is not None:  # checked before against the same document: copied, linked to ``annotation``
             ref, findings = taken
             self.refs.append(ref)
@@ -491,7 +496,7 @@ class AnnotationRules(Rules):
         else:
             ref = self.ref(value, path, annotation, source=source)
         if len(self.findings) > first:
-            ref_findings[path] = self.findings[first:]
+            ref_findings[tail] = self.findings[first:]
         return ref
 
     def annotation_warnings(self, annotation: Annotation) -> None:
@@ -503,17 +508,17 @@ class AnnotationRules(Rules):
                     "self-citation",
                     f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not "
                     "evidence for itself. Cite another document",
-                    source.json_path + ("path",),
+                    self.at + source.tail + ("path",),
                 )
             if source.well_formed:
                 key = source.coordinates
                 if key in seen:
-                    first = seen[key].json_path
+                    first = self.at + seen[key].tail
                     where = f"source {item_number(first)} of this annotation"
                     self.report(
                         "duplicate-source",
                         f"this source repeats the coordinates of {where}; remove one of them",
-                        source.json_path,
+                        self.at + source.tail,
                         mentions=(Mention(where, first, "the source on line {line}"),),
                     )
                 else:
@@ -521,9 +526,10 @@ class AnnotationRules(Rules):
 
     # -- refs
 
-    def valid_ref(self, value: Any, path: Path, annotation: Annotation, source: bool) -> CheckedRef | None:
+    def valid_ref(self, value: Any, tail: Path, annotation: Annotation, source: bool) -> CheckedRef | None:
         """The common case, checked quickly: a well-formed ref that resolves, with good
-        metadata and nothing to warn about. None means "take the careful path"."""
+        metadata and nothing to warn about, at ``tail`` in ``annotation``. None means "take
+        the careful path"."""
         # Its shape, with as few tests as can tell it: an object with as many keys as a ref has,
         # each of them found, is one with those keys and no other; a value of another type
         # than the one looked for fails in the lookup, the len() or the find() that takes it.
@@ -577,7 +583,7 @@ class AnnotationRules(Rules):
         if begin >= finish:  # on one line: the span would be empty (on two, it cannot be)
             return None
         return ResolvedRef(
-            path,
+            tail,
             _weak(annotation),
             value,
             doc_path,
@@ -589,11 +595,12 @@ class AnnotationRules(Rules):
         )
 
     def ref(self, value: Any, path: Path, annotation: Annotation, *, source: bool) -> CheckedRef:
-        fast = self.valid_ref(value, path, annotation, source) if self.fast_refs else None
+        tail = path[len(self.at) :]
+        fast = self.valid_ref(value, tail, annotation, source) if self.fast_refs else None
         if fast is not None:
             self.refs.append(fast)
             return fast
-        ref = CheckedRef(path, weakref.ref(annotation), value)
+        ref = CheckedRef(tail, weakref.ref(annotation), value)
         self.refs.append(ref)
         what = "a source" if source else "a claim"
         if not isinstance(value, dict):
@@ -701,6 +708,10 @@ class AnnotationRules(Rules):
             return None
         return Boundary(line, text, side)
 
+    def boundary_path(self, ref: CheckedRef, boundary: Boundary) -> Path:
+        """The JSON path of a boundary of a ref of the annotation being checked."""
+        return self.at + ref.tail + (boundary.side,)
+
     def resolve(self, ref: CheckedRef) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
         document = self.by_path.get(ref.doc_path)
@@ -711,7 +722,7 @@ class AnnotationRules(Rules):
                 "unknown-path",
                 f"no document has the path {show(ref.doc_path)}; the session's documents are "
                 f"{self.known_documents()}{advice}",
-                ref.json_path + ("path",),
+                self.at + ref.tail + ("path",),
                 ref,
             )
             return
@@ -723,7 +734,7 @@ class AnnotationRules(Rules):
             self.report(
                 "lines-reversed",
                 reversed_lines(ref, document),
-                ref.boundary_path(ref.start) + ("line",),
+                self.boundary_path(ref, ref.start) + ("line",),
                 ref,
             )
             failed = True
@@ -737,7 +748,7 @@ class AnnotationRules(Rules):
                 f"`start.str` {show(ref.start.str)} (column {start_col + 1}) begins after `end.str` "
                 f"{show(ref.end.str)} ends (column {end_col}) on line {ref.start.line} of {name(document.path)}: "
                 "the span would run backwards. Swap the boundaries or fix them",
-                ref.boundary_path(ref.start) + ("str",),
+                self.boundary_path(ref, ref.start) + ("str",),
                 ref,
             )
             return
@@ -753,7 +764,7 @@ class AnnotationRules(Rules):
             self.report(
                 "line-out-of-range",
                 out_of_range(boundary, document),
-                ref.boundary_path(boundary) + ("line",),
+                self.boundary_path(ref, boundary) + ("line",),
                 ref,
             )
             return False
@@ -762,7 +773,7 @@ class AnnotationRules(Rules):
                 "boundary-empty",
                 f"`{side}.str` is empty; write the text the span {'starts' if side == 'start' else 'ends'} with, "
                 f"unique on line {boundary.line}",
-                ref.boundary_path(boundary) + ("str",),
+                self.boundary_path(ref, boundary) + ("str",),
                 ref,
             )
             return False
@@ -777,7 +788,7 @@ class AnnotationRules(Rules):
             self.report(
                 "boundary-not-found",
                 not_found(boundary, document, line),
-                ref.boundary_path(boundary) + ("str",),
+                self.boundary_path(ref, boundary) + ("str",),
                 ref,
             )
             return False
@@ -789,14 +800,14 @@ class AnnotationRules(Rules):
                 "boundary-ambiguous",
                 f"{show(boundary.str)} occurs {times(boundary.occurrence_count)} on line {boundary.line} of "
                 f"{name(document.path)} (columns {columns}); extend it until it is unique",
-                ref.boundary_path(boundary) + ("str",),
+                self.boundary_path(ref, boundary) + ("str",),
                 ref,
             )
             return False
         return True
 
     def source_metadata(self, value: dict[str, Any], ref: CheckedRef) -> None:
-        path = ref.json_path
+        path = self.at + ref.tail
         if "polarity" not in value:
             if not absent_by_syntax(value, "polarity"):
                 typo = misspelled_as(value, "polarity", SOURCE_KEYS)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
@@ -157,7 +157,8 @@ class UnsupportedWords:
 
     __slots__ = ("_annotations", "_found")
 
-    def __init__(self, annotations: dict[Path, Annotation]) -> None:
+    def __init__(self, annotations: Callable[[Path], Annotation | None]) -> None:
+        """``annotations``: the annotation at a path (``Session.annotation_at_path``)."""
         self._annotations = annotations
         self._found: dict[Path, tuple[str, ...] | None] = {}
 
@@ -166,7 +167,7 @@ class UnsupportedWords:
         try:
             return self._found[path]
         except KeyError:
-            found = self._found[path] = unsupported_words(self._annotations.get(path))
+            found = self._found[path] = unsupported_words(self._annotations(path))
             return found
 
 

@@ -118,8 +118,11 @@ def verdicts(session: Session, value: Any) -> list[ClaimVerdict]:
     items = annotation_items(value)
     if items is None:
         return []
-    by_path = {annotation.json_path: annotation for annotation in session.annotations}
-    return [verdict_of(by_path.get(("annotations", index)), ("annotations", index)) for index in range(len(items))]
+    of_items = session.annotation_items()
+    return [
+        verdict_of(of_items[index] if index < len(of_items) else None, ("annotations", index))
+        for index in range(len(items))
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from ..core.fixes import FIXERS, fix_of
 from ..core.fixes import Repair as CoreFix
 from ..core.jsontext import plain_float
 from ..core.positions import Encoding
-from ..core.session import CheckedRef, ResolvedRef, Violation, pointer
+from ..core.session import ResolvedRef, Session, Violation
 from ..core.verdicts import DocumentCoverage
 from ..inputs import Checked
 from .base import Options, Output, Rendered
@@ -54,7 +54,7 @@ def report_payload(
         **head,
         "exit_code": checked.exit_code,
         "findings": [finding_json(analysis, f, encoding) for f in analysis.findings],
-        "refs": _refs_json(analysis.session.refs),
+        "refs": _refs_json(analysis.session),
         "annotations": annotations,
         "uncited": [_coverage_json(coverage) for coverage in summary.coverage],
         "position_encoding": encoding.value,
@@ -120,21 +120,21 @@ def _coverage_json(coverage: DocumentCoverage) -> dict[str, Any]:
     }
 
 
-def _refs_json(refs: list[CheckedRef]) -> list[dict[str, Any]]:
+def _refs_json(session: Session) -> list[dict[str, Any]]:
     """Each ref as ``--json`` writes it: pointer, validity and text, and a valid one's path
     and span in its document (docs/rules.md's additions; ``verdicts.span_json``, written out: a
     large session has thirty thousand). A ref the check resolved in one go knows its lines
     and columns (``ResolvedRef.columns``: its lines as written, each boundary found on its
     own); another's are found from its span."""
     found: list[dict[str, Any]] = []
-    append = found.append
-    for ref in refs:
+    append, pointer_of = found.append, session.ref_pointer
+    for ref in session.refs:
         span, document = ref.span, ref.document
         if span is None or document is None:
-            append({"pointer": pointer(ref.json_path), "valid": ref.valid, "text": None})
+            append({"pointer": pointer_of(ref), "valid": ref.valid, "text": None})
             continue
         start, end = span
-        entry = {"pointer": pointer(ref.json_path), "valid": ref.valid, "text": document.content[start:end]}
+        entry = {"pointer": pointer_of(ref), "valid": ref.valid, "text": document.content[start:end]}
         if ref.valid:
             columns = ref.columns if type(ref) is ResolvedRef else None
             if columns is not None:

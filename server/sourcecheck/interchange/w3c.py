@@ -27,7 +27,7 @@ from urllib.parse import quote as url_quote
 from ..core.analysis import Analysis
 from ..core.display import visible
 from ..core.jsontext import dumps
-from ..core.session import CheckedRef, pointer
+from ..core.session import CheckedRef
 from .model import Citation, Cited, LeftOut, Pointer, Segment, Source
 from .wire import Wire, integer, items, string
 
@@ -221,7 +221,7 @@ def write(session: dict[str, Any] | str, base: str, name: str = "session") -> di
         for source in annotation.sources:
             written.append(
                 {
-                    "id": f"{collection}#{pointer(source.json_path)}",
+                    "id": f"{collection}#{analysis.session.ref_pointer(source)}",
                     "type": "Annotation",
                     "motivation": MOTIVATION,
                     "polarity": source.polarity,

@@ -238,7 +238,7 @@ class Workspace:
                 claim = annotation.claim
                 if claim is None or not claim.valid or claim.text is None or wanted not in claim.text.casefold():
                     continue
-                node = analysis.node(claim.json_path)
+                node = analysis.node(analysis.session.ref_path(claim))
                 if node is None:
                     continue
                 found.append(
@@ -275,7 +275,7 @@ class Workspace:
                     continue
                 if ref.span[0] < span[1] and span[0] < ref.span[1]:
                     claim = ref.annotation.claim
-                    node = analysis.node(claim.json_path) if claim is not None else None
+                    node = analysis.node(analysis.session.ref_path(claim)) if claim is not None else None
                     if node is not None:
                         found.append(
                             types.Location(

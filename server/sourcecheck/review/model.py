@@ -24,7 +24,7 @@ from typing import Any
 from ..core.analysis import Analysis
 from ..core.display import HIDDEN_CHARACTERS
 from ..core.explain import ASIDE
-from ..core.session import CheckedRef, Document, Path, Violation
+from ..core.session import CheckedRef, Document, Path, Session, Violation
 from ..core.unsupported import said
 from ..core.verdicts import VERDICTS, WEAK, ClaimVerdict, Summary, counts, percent, valid_confidence, valid_polarity
 
@@ -168,14 +168,14 @@ class _Messages:
 
 def _messages(analysis: Analysis) -> _Messages:
     found = _Messages()
-    lines, refs_by_path = analysis.lines, analysis.refs_by_path
+    lines, session = analysis.lines, analysis.session
     for finding in analysis.findings:
         severity = finding.severity.value
         found.errors += severity == "error"
         found.warnings += severity == "warning"
         found.hints += severity == "hint"
         message = Message(severity, finding.code, finding.message, lines.line_of(analysis.extent(finding)[0]) + 1)
-        owner = owner_of(finding, refs_by_path)
+        owner = owner_of(finding, session)
         if owner is not None:
             found.by_ref.setdefault(owner, []).append(message)
         elif finding.path[:1] == ("annotations",) and len(finding.path) >= 2 and isinstance(finding.path[1], int):
@@ -194,7 +194,7 @@ def _source(
     item_line: int,
 ) -> SourceData:
     """What the report shows of source ``number`` of annotation ``index``."""
-    extent = analysis.tree.locate(ref.json_path)
+    extent = analysis.tree.locate(("annotations", index, *ref.tail))
     polarity = valid_polarity(ref.polarity)
     confidence = valid_confidence(ref.confidence)
     return SourceData(
@@ -228,23 +228,23 @@ def build(analysis: Analysis, name: str) -> Review:
     found = _messages(analysis)
     by_ref, by_annotation = found.by_ref, found.by_annotation
     items = analysis.annotation_items()
-    annotations = analysis.annotations_by_path
     claims: list[ClaimData] = []
     sources: list[SourceData] = []
     failing: list[FailingRef] = []
     for index, verdict in enumerate(summary.verdicts):
-        annotation = annotations.get(("annotations", index))
+        annotation = session.annotation_at(index)
         item_line = analysis.lines.line_of(items[index].start) + 1 if index < len(items) else 1
         claim_ref = annotation.claim if annotation is not None else None
         doc, span, doc_line = place_of(claim_ref, index_of, units)
         claim = ClaimData(index, verdict, claim_ref, doc, span, doc_line, item_line)
         missing = analysis.unsupported.of(("annotations", index))
         claim.unsupported = said(missing) if missing else None
-        claim.messages = by_annotation.get(index, []) + (by_ref.get(claim_ref.json_path, []) if claim_ref else [])
+        claim_path = ("annotations", index, "claim")
+        claim.messages = by_annotation.get(index, []) + (by_ref.get(claim_path, []) if claim_ref else [])
         if doc >= 0:
             documents[doc].claims += 1
         if claim_ref is not None:
-            errs = [m for m in by_ref.get(claim_ref.json_path, []) if m.severity == "error"]
+            errs = [m for m in by_ref.get(claim_path, []) if m.severity == "error"]
             if errs:
                 failing.append(FailingRef(index, None, text_or_none(claim_ref.doc_path), errs))
         elif annotation is None:
@@ -253,7 +253,7 @@ def build(analysis: Analysis, name: str) -> Review:
             )
         for number, ref in enumerate(annotation.sources if annotation is not None else []):
             source = _source(analysis, ref, index, len(sources), place_of(ref, index_of, units), item_line)
-            source.messages = by_ref.get(ref.json_path, [])
+            source.messages = by_ref.get(("annotations", index, *ref.tail), [])
             if source.span is not None:
                 documents[source.doc].cited_spans += 1
             errs = [m for m in source.messages if m.severity == "error"]
@@ -294,13 +294,13 @@ def text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def owner_of(finding: Violation, refs_by_path: dict[Path, CheckedRef]) -> Path | None:
+def owner_of(finding: Violation, session: Session) -> Path | None:
     """The path of the ref a finding is about: its own, or the innermost ref holding its value."""
     if finding.ref is not None:
-        return finding.ref.json_path
+        return session.ref_path(finding.ref)
     path = finding.path
     for length in range(len(path), 0, -1):
-        if path[:length] in refs_by_path:
+        if session.ref_at_path(path[:length]) is not None:
             return path[:length]
     return None
 

@@ -152,7 +152,7 @@ def definition(article: Article, params: types.DefinitionParams) -> list[types.L
     found = []
     for cited in at(article.cited, article.offset(params.position)):
         session = article.sessions[cited.session]
-        where = _session_range(session, cited.ref.json_path, article.client)
+        where = _session_range(session, cited.annotation + cited.ref.tail, article.client)
         if where is not None:
             found.append(types.Location(uri=session.uri, range=where))
     return found

@@ -77,7 +77,7 @@ def actions(view: View, document: Document, start: int, end: int) -> list[types.
     if insertion is not None:
         found.append(action(view, f"Cite {quoted} as the claim of a new annotation", insertion))
     index, which = target(view)
-    annotation = analysis.annotations_by_path.get(("annotations", index)) if index is not None else None
+    annotation = analysis.session.annotation_at(index) if index is not None else None
     claim = annotation.claim if annotation is not None else None
     if index is not None and (claim is None or claim.doc_path != document.path):
         about = (
@@ -107,7 +107,7 @@ def target(view: View) -> tuple[int | None, str]:
 
 
 def unsourced(analysis: Analysis, index: int) -> bool:
-    annotation = analysis.annotations_by_path.get(("annotations", index))
+    annotation = analysis.session.annotation_at(index)
     return annotation is None or not any(source.valid for source in annotation.sources)
 
 

@@ -233,7 +233,7 @@ def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
         severity = types.DiagnosticSeverity.Warning if warning else types.DiagnosticSeverity.Information
         add(node.start, node.end, code, message, severity)
         for ref in document.changed_refs:
-            at = view.analysis.node(ref.ref.json_path)
+            at = view.analysis.node(ref.path)
             if at is not None:
                 add(
                     at.start,

@@ -89,7 +89,7 @@ def semantic_tokens(shown: Shown, params: types.SemanticTokensParams) -> types.S
 
 def ref_line(view: View, ref: CheckedRef) -> int | None:
     """The 1-based line of the session file where a ref is written."""
-    node = view.analysis.node(ref.json_path)
+    node = view.analysis.node(view.analysis.session.ref_path(ref))
     return view.analysis.lines.line_of(node.start) + 1 if node is not None else None
 
 

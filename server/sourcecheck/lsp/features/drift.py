@@ -124,7 +124,7 @@ def drift_actions(view: View, params: types.CodeActionParams) -> list[types.Code
         for document in drift.documents:
             if document.state != "changed":
                 continue
-            changed = [ref for ref in document.changed_refs if _on_lines(view, start, end, ref.ref.json_path)]
+            changed = [ref for ref in document.changed_refs if _on_lines(view, start, end, ref.path)]
             for ref in changed:
                 actions += ref_actions(view, document, ref)
             if changed or _on_lines(view, start, end, document.document.json_path):

@@ -46,15 +46,15 @@ def inlay_hints(view: View, params: types.InlayHintParams) -> list[types.InlayHi
     for index in analysis.annotations_between(start, end):
         if len(hints) >= MAX_HINTS:
             break
-        annotation = analysis.annotations_by_path.get(("annotations", index))
+        annotation = analysis.session.annotation_at(index)
         if annotation is None:
             continue
         refs = ([annotation.claim] if annotation.claim else []) + annotation.sources
         for ref in refs:
-            node = analysis.node(ref.json_path)
+            node = analysis.node(("annotations", index, *ref.tail))
             if not ref.valid or node is None or not start <= node.end <= end:
                 continue
-            missing = None if ref.is_source else analysis.unsupported.of(annotation.json_path)
+            missing = None if ref.is_source else analysis.unsupported.of(("annotations", index))
             shown = visible(ref.text or "", keep_newlines=True)
             if missing:
                 shown += f"\n\n{visible(said(missing))} ({ASIDE})"

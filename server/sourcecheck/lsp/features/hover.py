@@ -34,7 +34,7 @@ def hover(view: View, params: types.HoverParams) -> types.Hover | None:
     text: Text = []
     if found is not None:
         ref, inner = found
-        text = describe_ref(analysis, ref, inner[len(ref.json_path) :])
+        text = describe_ref(analysis, ref, inner[2 + len(ref.tail) :])  # (after "annotations", its index)
     elif len(path) >= 3 and path[-1] == "path" and path[-3] == "documents":
         value = getattr(analysis.node(path), "value", None)
         if isinstance(value, str):

@@ -52,7 +52,7 @@ def ref_locations(view: View, refs: list[CheckedRef]) -> list[dict[str, Any]]:
     """Where each ref is written in the session file (its whole object)."""
     found = []
     for ref in refs:
-        node = view.analysis.node(ref.json_path)
+        node = view.analysis.node(view.analysis.session.ref_path(ref))
         if node is not None:
             found.append(location_json(view, node.start, node.end))
     return found
@@ -121,6 +121,6 @@ def resolve(view: View, lens: types.CodeLens) -> types.CodeLens:
         else:
             locations = uncited_locations(view, document)
     elif kind == "verdict" and 0 <= index < len(analysis.summary.verdicts):
-        annotation = analysis.annotations_by_path.get(analysis.summary.verdicts[index].path)
+        annotation = analysis.session.annotation_at_path(analysis.summary.verdicts[index].path)
         locations = ref_locations(view, list(annotation.sources) if annotation is not None else [])
     return show_references(view, lens.range, title, locations)

@@ -23,7 +23,7 @@ def cited_range(view: View, ref: CheckedRef) -> types.Range | None:
 
 
 def ref_location(view: View, ref: CheckedRef) -> types.Location | None:
-    node = view.analysis.node(ref.json_path)
+    node = view.analysis.node(view.analysis.session.ref_path(ref))
     return view.location(node.start, node.end) if node is not None else None
 
 

@@ -37,7 +37,8 @@ def rename(view: View, params: types.RenameParams) -> types.WorkspaceEdit | None
         # against): renamed alone.
         return view.workspace_edit([(under.start, under.end, encode_string(new_name))])
     targets = [winner.json_path + ("path",)]
-    targets += [ref.json_path + ("path",) for ref in analysis.session.refs if ref.doc_path == old]
+    ref_path = analysis.session.ref_path
+    targets += [ref_path(ref) + ("path",) for ref in analysis.session.refs if ref.doc_path == old]
     literal = encode_string(new_name)
     edits = []
     for path in targets:

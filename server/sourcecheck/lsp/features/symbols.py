@@ -40,13 +40,15 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
                 )
             )
     annotations = []
-    for annotation in analysis.session.annotations:
-        whole = rng(annotation.json_path)
+    for index, annotation in enumerate(analysis.session.annotation_items()):
+        if annotation is None:
+            continue
+        whole = rng(("annotations", index))
         if whole is None:
             continue
         children = []
         for source in annotation.sources:
-            source_range = rng(source.json_path)
+            source_range = rng(("annotations", index, *source.tail))
             if source_range is None:
                 continue
             polarity = polarity_of(source) or "?"
@@ -60,7 +62,7 @@ def document_symbols(view: View, params: types.DocumentSymbolParams) -> list[typ
                 )
             )
         claim = annotation.claim
-        selection = rng(claim.json_path) if claim else None
+        selection = rng(("annotations", index, *claim.tail)) if claim else None
         annotations.append(
             types.DocumentSymbol(
                 name=ref_name(claim) if claim else "(no claim)",
