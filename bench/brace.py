@@ -1,7 +1,8 @@
 """The slowest keystroke of typing a new annotation, taken apart (``python -m bench.run --only
 typing``): the ``{`` that makes it an object at the start of the annotations, analysed in the
-bench's own process, and how much of it is placing again every annotation after it (each ref's
-path holds its annotation's index, so each of them is a new object when the index moves).
+bench's own process, and how much of it is placing again every annotation after it (since
+2026-12-07 spliced in C: an annotation and its refs do not know their index; only the findings
+of those after it, which know their paths, are made again).
 """
 
 from __future__ import annotations

@@ -816,7 +816,7 @@ def writing_rows(server: dict[str, Any], size: str, medians: Medians) -> list[Ro
                 '    the "{" at the start, in process',
                 f"{brace.total * 1000:.0f} ms",
                 f"{brace.placing * 1000:.0f} ms of it placing again the {brace.annotations:,} annotations after it"
-                f" and their {brace.refs:,} refs (a ref's path holds its annotation's index)",
+                f" and their {brace.refs:,} refs (spliced; their findings made again at their new paths)",
             )
         )
     for name in STRUCTURE:

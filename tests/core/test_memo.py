@@ -200,3 +200,22 @@ def test_answered_by_the_memo_equals_checked_afresh(case):
         assert [remembered.index_of(a) for a in remembered.annotations] == [
             fresh.index_of(a) for a in fresh.annotations
         ]
+
+
+def test_annotations_after_a_new_one_are_the_very_same_objects_and_each_session_says_its_own_paths():
+    """A new annotation typed before thousands of others makes none of them again: neither an
+    annotation nor a ref knows its index (each session says it), so the previous check's stay
+    right while the next one's are moved; only the findings, which know their paths, move."""
+    value = copy.deepcopy(SESSION)
+    first, first_findings, memo = check(value)
+    first_paths = [first.ref_path(ref) for ref in first.refs]
+    new = {"claim": claim(), "sources": [source()]}
+    moved, moved_findings, _ = check({**value, "annotations": [new, *value["annotations"]]}, memo)
+    assert all(a is b for a, b in zip(moved.annotations[1:], first.annotations, strict=True))
+    assert all(a is b for a, b in zip(moved.refs[2:], first.refs, strict=True))
+    assert [moved.ref_path(ref) for ref in moved.refs[2:]] == [(p[0], p[1] + 1, *p[2:]) for p in first_paths]
+    assert [first.ref_path(ref) for ref in first.refs] == first_paths  # the first check's, as they were
+    assert [f.path[1] for f in moved_findings if f.path[:1] == ("annotations",)] == [
+        f.path[1] + 1 for f in first_findings if f.path[:1] == ("annotations",)
+    ]
+    assert findings_of(check(copy.deepcopy(SESSION))[1]) == findings_of(first_findings)
