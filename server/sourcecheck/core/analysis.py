@@ -131,12 +131,21 @@ class Analysis:
             self.session, rule_findings = Session(), []
         else:
             replaced = self.tree.replaced
+            spliced = None
             if previous is not None and replaced is not None and not replaced.whole:  # the rest is the previous value
                 self.value = with_splice(previous.value, replaced)
+                # Which annotations are new, as the parse knows (another array spliced: none).
+                at = replaced.path == ("annotations",)
+                spliced = (replaced.first, replaced.count, len(replaced.items)) if at else (0, 0, 0)
             else:
                 self.value = to_python(self.tree.root)
             self.session, rule_findings, self.memo = check(
-                self.value, previous.memo if previous is not None else None, stop, line_of=self._line_of, fast=self.fast
+                self.value,
+                previous.memo if previous is not None else None,
+                stop,
+                line_of=self._line_of,
+                fast=self.fast,
+                spliced=spliced,
             )
         if self.tree.unsure:
             self._settle_duplicates()

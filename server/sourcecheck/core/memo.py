@@ -36,6 +36,10 @@ from .session import Annotation, CheckedRef, Document, Mention, Path, Violation
 from .syntax import Cancelled, Stop
 
 Results = tuple[list[Annotation], list[CheckedRef], list[Violation]]
+Spliced = tuple[int, int, int]
+"""What an incremental parse replaced in the annotations array: items ``[first, first +
+count)`` of the previous one by ``new`` items, the others the very same (first, count, new);
+(0, 0, 0) when the array is the previous one."""
 
 
 @dataclass(slots=True)
@@ -131,8 +135,17 @@ class Memo:
     """One check's memo layer: the previous check's results (``previous``, handed over), what
     this check hands on (``memo``), and the queries answered from the one or by the rules."""
 
-    def __init__(self, previous: CheckMemo | None = None, stop: Stop | None = None, fast: FastPaths = ALL) -> None:
+    def __init__(
+        self,
+        previous: CheckMemo | None = None,
+        stop: Stop | None = None,
+        fast: FastPaths = ALL,
+        spliced: Spliced | None = None,
+    ) -> None:
+        """``spliced``: what the incremental parse replaced in the previous check's annotations
+        array, when it knows (see :data:`Spliced`)."""
         self.previous = previous if previous is not None and fast.reuse else CheckMemo()
+        self.spliced = spliced
         self.memo = CheckMemo()
         self.stop = stop
         # The previous check's documents that are at another place now, by identity: the
@@ -261,18 +274,23 @@ class Memo:
         previous = self.previous
         if previous.array is None or len(previous.array) != len(value):
             return None
-        differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
-        edited = list(compress(range(len(differs)), differs))  # in C
+        spliced = self.spliced
+        if spliced is not None and spliced[1] == spliced[2]:  # the parse says which items are new
+            edited = list(range(spliced[0], spliced[0] + spliced[1]))
+        else:
+            differs = list(map(operator.is_not, previous.array, value))  # in C: no loop in Python
+            edited = list(compress(range(len(differs)), differs))  # in C
         if self.documents_unchanged:
             return edited
         before, now = previous.winners, self.memo.winners
         if before is None or now is None or list(before) != list(now):
             return None  # documents were added, removed, renamed or reordered
         touched = {path for path, identity in now.items() if before[path] != identity}
+        new = set(edited)
         citing = {
             index
             for index, item in enumerate(value)
-            if not differs[index]
+            if index not in new
             and (cached := previous.annotations.get(id(item))) is not None
             and not touched.isdisjoint(cached.depends)
         }
@@ -329,6 +347,9 @@ class Memo:
         previous = self.previous.array
         if previous is None or len(previous) == len(value) or not self.documents_unchanged:
             return None
+        spliced = self.spliced
+        if spliced is not None and len(previous) - spliced[1] + spliced[2] == len(value):
+            return spliced[0], len(previous) - spliced[0] - spliced[1]  # as the parse says
         both = min(len(previous), len(value))
         head = list(map(operator.is_not, previous[:both], value[:both]))  # in C
         first = head.index(True) if True in head else both

@@ -16,7 +16,7 @@ from typing import Any
 from .fastpaths import ALL, FastPaths
 from .jsonnodes import absent_by_syntax, unreadable_items, unreadable_key
 from .meant import POLARITIES, confidence_meant, confidence_text, polarity_word
-from .memo import AnnotationCheck, CheckMemo, Kept, Memo, known_documents
+from .memo import AnnotationCheck, CheckMemo, Kept, Memo, Spliced, known_documents
 from .messages import (
     and_list,
     item_number,
@@ -898,6 +898,7 @@ def check(
     stop: Stop | None = None,
     line_of: Callable[[Path], int | None] | None = None,
     fast: FastPaths = ALL,
+    spliced: Spliced | None = None,
 ) -> tuple[Session, list[Violation], CheckMemo]:
     """Check a session's plain JSON value: the model, every finding, and a memo for next time.
 
@@ -906,9 +907,11 @@ def check(
     ``stop``, raises :class:`Cancelled` soon after it is set. With ``line_of`` (the 1-based
     line in the file of the value at a path), messages that name another value name its line
     (see :func:`~.session.with_lines`); the memo keeps them unnamed, as lines move with edits.
-    ``fast``: the fast paths taken (see core/fastpaths.py).
+    ``fast``: the fast paths taken (see core/fastpaths.py). ``spliced``: which annotations the
+    incremental parse made anew, when it knows (see ``memo.Spliced``; the others are the
+    memo's very values): the memo is told rather than comparing every item.
     """
-    layer = Memo(memo, stop, fast)
+    layer = Memo(memo, stop, fast, spliced)
     rules = SessionRules(layer, fast)
     rules.check(root)
     findings = rules.findings
