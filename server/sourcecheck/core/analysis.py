@@ -219,6 +219,12 @@ class Analysis:
                         item.has_duplicates = item.colons - _colons_in(checked.refs) != checked.keys
         tree.unsure = []
 
+    @property
+    def origins(self) -> Mapping[int, Violation]:
+        """The previous analysis's finding each of :attr:`findings` is, by identity, where it is
+        a copy (what :meth:`origin` reads; a finding not in it is its own origin)."""
+        return self._origins
+
     def origin(self, finding: Violation) -> Violation:
         """The finding of the analysis this one was derived from that ``finding`` is (the
         same object, or its copy where the annotation it is in moved); itself if none."""

@@ -401,6 +401,9 @@ class Placement:
     def __init__(self, derived: Derivation | None, lines: LineTable, same: bool, line_count: int = -1) -> None:
         self.same = same
         self.derived = derived
+        # The edit's range in the previous text and what it added, read by lines_moved (on
+        # every keystroke, once per diagnostic).
+        self.start, self.end, self.delta = (derived.start, derived.end, derived.delta) if derived else (0, 0, 0)
         # After the edit, columns are kept from the line after the one the edit ends on; line
         # numbers there moved by as many lines as the edit added (``line_count``: the table's
         # before the edit, if known).
@@ -415,11 +418,13 @@ class Placement:
     def lines_moved(self, was: tuple[int, int], now: tuple[int, int]) -> int | None:
         """How many lines the extent ``was`` moved to be ``now``, its columns kept; None when
         its line or columns may have changed otherwise."""
-        derived = self.derived
-        if self.same or derived is None:
+        if self.same or self.derived is None:
             return 0 if self.same and was == now else None
-        if now[1] <= derived.start:
+        if now[1] <= self.start:
             return 0 if was == now else None  # before the edit: nothing before it changed
-        if self.next_line >= 0 and now[0] >= self.next_line and derived.moved(was) == now:
+        # After the edit's line, where the edit moved it (Derivation.moved, written out: ``was``
+        # after the edit, shifted by it; one before the edit cannot end after it now).
+        next_line, delta = self.next_line, self.delta
+        if 0 <= next_line <= now[0] and was[0] >= self.end and was[0] + delta == now[0] and was[1] + delta == now[1]:
             return self.line_delta
         return None

@@ -165,12 +165,12 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         old.lines.line_count if old is not None else -1,
     )
     # A thousand findings go through this loop on every keystroke: what it calls is bound once.
-    extents, origin_of, kept_get, was_at = analysis.extents, analysis.origin, kept.get, old.extents if old else {}
+    extents, origin_of, kept_get, was_at = analysis.extents, analysis.origins.get, kept.get, old.extents if old else {}
     lines_moved, sent_now = placed.lines_moved, cache.sent
     for finding in analysis.findings[:MAX_DIAGNOSTICS]:
         extent = extents[id(finding)]
         content = _content_map(analysis, finding) if finding.code == "boundary-ambiguous" else None
-        origin = origin_of(finding)  # the previous version's finding, if it is one
+        origin = origin_of(id(finding), finding)  # the previous version's finding, if it is one
         previous = kept_get(id(origin))
         moved = (
             lines_moved(was_at[id(origin)], extent)
