@@ -397,22 +397,24 @@ class Memo:
         old_counts, offsets = previous.counts, self.result_offsets()
         objects, found = old_counts[0][old_start:], old_counts[2][old_start:]
         with_findings = list(compress(range(len(found)), found))  # in C: a few hundred of 10,000
+        # Each of those, remembered (None: not an object, checked again, a finding or two).
+        remembered: list[tuple[int, Any, AnnotationCheck | None]] = []
         for k in with_findings:
             item = value[start + k]
             cached = memo.get(id(item))
-            if objects[k] and (cached is None or cached.value is not item):
-                return False
+            if cached is None or cached.value is not item:
+                if objects[k]:
+                    return False
+                cached = None
+            remembered.append((start + k, item, cached))
         into[0].extend(previous.results[0][offsets[0][old_start] :])
         into[1].extend(previous.results[1][offsets[1][old_start] :])
         counts[0].extend(objects)
         counts[1].extend(old_counts[1][old_start:])
         counts[2].extend(found)
         findings, place = into[2], self.placed
-        for k in with_findings:
-            index = start + k
-            item = value[index]
-            cached = memo.get(id(item))
-            if cached is None or cached.value is not item:  # not an object: checked again (a finding or two)
+        for index, item, cached in remembered:
+            if cached is None:
                 result = self.annotation(item, ("annotations", index), rules)
                 findings.extend(result.findings)
                 counts[2][index] = len(result.findings)

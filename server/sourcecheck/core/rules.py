@@ -508,17 +508,17 @@ class AnnotationRules(Rules):
                     "self-citation",
                     f"this source cites {name(source.doc_path)}, the same document as its claim: a text is not "
                     "evidence for itself. Cite another document",
-                    self.at + source.tail + ("path",),
+                    self.path_of(source) + ("path",),
                 )
             if source.well_formed:
                 key = source.coordinates
                 if key in seen:
-                    first = self.at + seen[key].tail
+                    first = self.path_of(seen[key])
                     where = f"source {item_number(first)} of this annotation"
                     self.report(
                         "duplicate-source",
                         f"this source repeats the coordinates of {where}; remove one of them",
-                        self.at + source.tail,
+                        self.path_of(source),
                         mentions=(Mention(where, first, "the source on line {line}"),),
                     )
                 else:
@@ -708,9 +708,13 @@ class AnnotationRules(Rules):
             return None
         return Boundary(line, text, side)
 
+    def path_of(self, ref: CheckedRef) -> Path:
+        """The JSON path of a ref of the annotation being checked."""
+        return self.at + ref.tail
+
     def boundary_path(self, ref: CheckedRef, boundary: Boundary) -> Path:
         """The JSON path of a boundary of a ref of the annotation being checked."""
-        return self.at + ref.tail + (boundary.side,)
+        return self.path_of(ref) + (boundary.side,)
 
     def resolve(self, ref: CheckedRef) -> None:
         assert ref.doc_path is not None and ref.start is not None and ref.end is not None
@@ -722,7 +726,7 @@ class AnnotationRules(Rules):
                 "unknown-path",
                 f"no document has the path {show(ref.doc_path)}; the session's documents are "
                 f"{self.known_documents()}{advice}",
-                self.at + ref.tail + ("path",),
+                self.path_of(ref) + ("path",),
                 ref,
             )
             return
@@ -807,7 +811,7 @@ class AnnotationRules(Rules):
         return True
 
     def source_metadata(self, value: dict[str, Any], ref: CheckedRef) -> None:
-        path = self.at + ref.tail
+        path = self.path_of(ref)
         if "polarity" not in value:
             if not absent_by_syntax(value, "polarity"):
                 typo = misspelled_as(value, "polarity", SOURCE_KEYS)
