@@ -372,6 +372,36 @@ def test_a_line_rewritten_whole_lends_none_of_its_words():
     assert alignment.moved(start, start + len("agency")) is None
 
 
+def test_a_deleted_line_lends_no_word_to_a_moved_line_on_the_strength_of_words_let_go():
+    """Found by a random drift: two lines deleted while three others moved above the rest. The
+    deleted ``... of `start.str` on `start.line``` shares ``the span`` with one moved line and
+    `` `start.str` ... `start.line` `` with another; together they were half its words, so it
+    counted as reflowed into both, though the first pair was let go (a few words of a long
+    line). Its ref to ``start`` was then kept on ``2. find `start.str` ...``, another
+    sentence. Only words aligned in pairs that hold count for a line's share."""
+    old = (
+        "- the span starts at the first character of `start.str` on `start.line`\n"
+        "- the span ends at the last character of `end.str` on `end.line`\n"
+        "- the resolved span includes both boundary strings\n"
+        "1. look up the document in the current session by path\n"
+        "2. find `start.str` within `start.line`\n"
+        "3. find `end.str` within `end.line`\n"
+        "4. extract the span from the start boundary to the end boundary, inclusive\n"
+    )
+    new = (
+        "3. find `end.str` within `end.line`\n"
+        "4. extract the span from the start boundary to the end boundary, inclusive\n"
+        "2. find `start.str` within `start.line`\n"
+        "- the resolved span includes both boundary strings\n"
+        "1. look up the document in the current session by path\n"
+    )
+    start = old.index("start.str")
+    assert align(old, new).moved(start, start + len("start")) is None
+    carried = carried_alone(old, new, start, start + len("start"))
+    assert not carried.kept and carried.anchor is None
+    assert carried.place_count == 3  # "start" three times in the lines the change inserted, listed
+
+
 def steps_taken(old: str, new: str) -> int:
     from sourcecheck.core.align import BUDGET, Budget
 

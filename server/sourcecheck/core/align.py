@@ -587,28 +587,76 @@ def edited_pairs(
         return starts[bisect_right(starts, at) - 1]
 
     pair_words: dict[tuple[int, int], int] = {}
+    pair_new_words: dict[tuple[int, int], int] = {}
     pair_runs: dict[tuple[int, int], int] = {}
-    old_share: dict[int, int] = {}
-    new_share: dict[int, int] = {}
     piece_lines = []
     whole = _whole_words(pieces, old_words, old_starts, new_words, new_starts)
     for (a, b, _), (count_old, count_new) in zip(pieces, whole, strict=True):
         lines = (line_of(old_starts, a), line_of(new_starts, b))
         piece_lines.append(lines)
         pair_words[lines] = pair_words.get(lines, 0) + count_old
+        pair_new_words[lines] = pair_new_words.get(lines, 0) + count_new
         pair_runs[lines] = pair_runs.get(lines, 0) + (count_old > 0)
-        old_share[lines[0]] = old_share.get(lines[0], 0) + count_old
-        new_share[lines[1]] = new_share.get(lines[1], 0) + count_new
+    kept = _kept_pairs(pair_words, pair_new_words, pair_runs, old_words, new_words)
+    return [piece for piece, lines in zip(pieces, piece_lines, strict=True) if lines in kept]
 
-    def same_line(lines: tuple[int, int]) -> bool:
+
+def _kept_pairs(
+    pair_words: dict[tuple[int, int], int],
+    pair_new_words: dict[tuple[int, int], int],
+    pair_runs: dict[tuple[int, int], int],
+    old_words: dict[int, list[tuple[int, int]]],
+    new_words: dict[int, list[tuple[int, int]]],
+) -> set[tuple[int, int]]:
+    """The pairs of lines (by their starts) that are one line edited. A pair holds on its own
+    when one line is the other with text beside it (:data:`CONTAINED`, :data:`MAX_RUNS`), or
+    when either line has no words; else as part of a reflow, while each of its lines has
+    :data:`EDITED` of its words aligned *in pairs that hold*. A pair let go lowers its lines'
+    shares, which may let their other pairs go in turn (a line rewritten whole lends none of
+    its words, even where another of its words once counted for it); each line can fall below
+    its share once, so this costs the number of pairs."""
+    alone: set[tuple[int, int]] = set()
+    old_share: dict[int, int] = {}
+    new_share: dict[int, int] = {}
+    by_old: dict[int, list[tuple[int, int]]] = {}
+    by_new: dict[int, list[tuple[int, int]]] = {}
+    for lines, count_old in pair_words.items():
         total_old, total_new = len(old_words[lines[0]]), len(new_words[lines[1]])
-        if not total_old or not total_new:
-            return True  # a line without words (marks, spaces) goes with its neighbours
-        if pair_runs[lines] <= MAX_RUNS and pair_words[lines] >= CONTAINED * min(total_old, total_new):
-            return True
-        return old_share[lines[0]] >= EDITED * total_old and new_share[lines[1]] >= EDITED * total_new
+        if (
+            not total_old
+            or not total_new
+            or (pair_runs[lines] <= MAX_RUNS and count_old >= CONTAINED * min(total_old, total_new))
+        ):
+            alone.add(lines)
+        old_share[lines[0]] = old_share.get(lines[0], 0) + count_old
+        new_share[lines[1]] = new_share.get(lines[1], 0) + pair_new_words[lines]
+        by_old.setdefault(lines[0], []).append(lines)
+        by_new.setdefault(lines[1], []).append(lines)
 
-    return [piece for piece, lines in zip(pieces, piece_lines, strict=True) if same_line(lines)]
+    def old_holds(line: int) -> bool:
+        return old_share[line] >= EDITED * len(old_words[line])
+
+    def new_holds(line: int) -> bool:
+        return new_share[line] >= EDITED * len(new_words[line])
+
+    kept = set(pair_words)
+    failing = [lines for lines in kept if lines not in alone and not (old_holds(lines[0]) and new_holds(lines[1]))]
+    fallen_old = {line for line in old_share if not old_holds(line)}
+    fallen_new = {line for line in new_share if not new_holds(line)}
+    while failing:
+        lines = failing.pop()
+        if lines not in kept:
+            continue
+        kept.discard(lines)
+        old_share[lines[0]] -= pair_words[lines]
+        new_share[lines[1]] -= pair_new_words[lines]
+        if lines[0] not in fallen_old and not old_holds(lines[0]):
+            fallen_old.add(lines[0])
+            failing += [other for other in by_old[lines[0]] if other in kept and other not in alone]
+        if lines[1] not in fallen_new and not new_holds(lines[1]):
+            fallen_new.add(lines[1])
+            failing += [other for other in by_new[lines[1]] if other in kept and other not in alone]
+    return kept
 
 
 def _whole_words(
