@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from sourcecheck.core.analysis import Analysis
 from sourcecheck.lsp.features.diagnostics import MAX_DIAGNOSTICS, diagnostics, range_json, report, too_large
+from sourcecheck.lsp.wire import Shifted
 from tests.support.helpers import claim, crafted, session, source
 from tests.support.lsp_support import value_at
 from tests.support.views import (
@@ -154,7 +155,24 @@ def test_a_moved_diagnostic_s_range_is_written_as_json_dumps_writes_it(numbers):
     # its JSON text: the bytes must be those json.dumps (and so pygls) would send.
     start = {"line": numbers[0], "character": numbers[1]}
     end = {"line": numbers[2], "character": numbers[3]}
-    assert range_json(start, end) == json.dumps({"range": {"start": start, "end": end}})[:-1]
+    assert range_json(*numbers) == json.dumps({"range": {"start": start, "end": end}})[:-1]
+
+
+def test_diagnostics_moved_twice_read_as_values_and_as_lsp_objects_are_those_built_afresh():
+    # A diagnostic moved by whole lines is kept as its first value and its new range (made a
+    # dict only when read): read back, after two Enters above it, it is what a fresh build says.
+    view = view_of(CRAFTED)
+    diagnostics(view)
+    at = fourth_annotation(view)
+    once = edited(view, at, at, "\n")
+    diagnostics(once)
+    twice = edited(once, at, at, "\n")
+    moved = diagnostics(twice)
+    fresh = diagnostics(view_of(twice.text))
+    assert moved.encoded == fresh.encoded
+    assert sum(isinstance(item, Shifted) for item in moved.items) == 2  # kept as moved, not built again
+    assert moved.wires == fresh.wires
+    assert moved[-1] == fresh[-1] and moved[-1].range.start.line == diagnostics(view)[-1].range.start.line + 2
 
 
 def test_a_kept_diagnostic_is_not_written_again():

@@ -52,25 +52,58 @@ _PLACEHOLDER = f"sourcecheck-diagnostics-{uuid.uuid4().hex}"
 _QUOTED_PLACEHOLDER = json.dumps(_PLACEHOLDER)
 
 
+class Shifted:
+    """A diagnostic's JSON value moved by whole lines since it was made (``base``), its range
+    now ``start_line``, ``start_character``, ``end_line``, ``end_character``: made a dict only
+    when read. Each Enter typed above a thousand findings moves them all, and the wire's text
+    is what goes out; the value is for whoever reads the list as LSP objects."""
+
+    __slots__ = ("base", "start_line", "start_character", "end_line", "end_character")
+
+    def __init__(self, base: Wire, start_line: int, start_character: int, end_line: int, end_character: int) -> None:
+        self.base = base
+        self.start_line, self.start_character = start_line, start_character
+        self.end_line, self.end_character = end_line, end_character
+
+    def value(self) -> Wire:
+        wire = self.base.copy()
+        wire["range"] = {
+            "start": {"line": self.start_line, "character": self.start_character},
+            "end": {"line": self.end_line, "character": self.end_character},
+        }
+        return wire
+
+
+def value_of(item: Wire | Shifted) -> Wire:
+    """A diagnostic's JSON value, made if it was moved."""
+    return item.value() if isinstance(item, Shifted) else item
+
+
 class WrittenDiagnostics(Sequence[types.Diagnostic]):
-    """A document's diagnostics, kept as JSON values (``wires``) with the JSON text of the
-    whole list (``encoded``). Read as a sequence it gives lsprotocol ``Diagnostic`` objects
-    (structured when asked for), so that anything but the wire sees what LSP says it is."""
+    """A document's diagnostics, kept as JSON values (``items``: some of them
+    :class:`Shifted`, made when read) with the JSON text of the whole list (``encoded``). Read
+    as a sequence it gives lsprotocol ``Diagnostic`` objects (structured when asked for), so
+    that anything but the wire sees what LSP says it is."""
 
-    __slots__ = ("wires", "encoded")
+    __slots__ = ("items", "encoded")
 
-    def __init__(self, wires: Sequence[Wire] = (), encoded: str = "[]") -> None:
-        self.wires = list(wires)
+    def __init__(self, items: Sequence[Wire | Shifted] = (), encoded: str = "[]") -> None:
+        self.items = list(items)
         self.encoded = encoded
 
     @classmethod
-    def of(cls, pairs: Sequence[tuple[Wire, str]]) -> WrittenDiagnostics:
+    def of(cls, pairs: Sequence[tuple[Wire | Shifted, str]]) -> WrittenDiagnostics:
         """From each diagnostic and its JSON text, joined as ``json.dumps`` joins a list (so
         the message is byte for byte what pygls would send)."""
         return cls([wire for wire, _ in pairs], "[" + ", ".join(text for _, text in pairs) + "]")
 
+    @property
+    def wires(self) -> list[Wire]:
+        """Each diagnostic's JSON value, as sent."""
+        return [value_of(item) for item in self.items]
+
     def __len__(self) -> int:
-        return len(self.wires)
+        return len(self.items)
 
     @overload
     def __getitem__(self, index: int) -> types.Diagnostic: ...
@@ -78,8 +111,8 @@ class WrittenDiagnostics(Sequence[types.Diagnostic]):
     def __getitem__(self, index: slice) -> list[types.Diagnostic]: ...
     def __getitem__(self, index: int | slice) -> types.Diagnostic | list[types.Diagnostic]:
         if isinstance(index, slice):
-            return [_diagnostic(wire) for wire in self.wires[index]]
-        return _diagnostic(self.wires[index])
+            return [_diagnostic(value_of(item)) for item in self.items[index]]
+        return _diagnostic(value_of(self.items[index]))
 
 
 _CONVERTER: Converter = default_converter()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated

@@ -25,7 +25,7 @@ from ...core.positions import Encoding, LineTable, Span
 from ...core.session import Severity, Violation
 from ..app import View
 from ..runtime import COLLECTOR
-from ..wire import Wire, WrittenDiagnostics, dumps
+from ..wire import Shifted, Wire, WrittenDiagnostics, dumps
 
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -42,7 +42,7 @@ class Sent:
 
     finding: Violation
     content: StringMap | None  # the content string's escape map, for related locations
-    wire: Wire
+    wire: Wire | Shifted  # shifted: moved by whole lines since it was built
     encoded: str  # ``wire`` as JSON text (ASCII)
 
 
@@ -139,10 +139,10 @@ def report(view: View, params: types.DocumentDiagnosticParams) -> types.Document
     return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(view), result_id=result_id)
 
 
-def _diagnostics(view: View) -> list[tuple[Wire, str]]:
+def _diagnostics(view: View) -> list[tuple[Wire | Shifted, str]]:
     """Each diagnostic and its JSON text."""
     analysis = view.analysis
-    found = []
+    found: list[tuple[Wire | Shifted, str]] = []
     if len(analysis.findings) > MAX_DIAGNOSTICS:
         message = (
             f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on "
@@ -184,9 +184,10 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         elif (
             moved is not None
             and previous is not None
-            # Its related locations, inside a document's content, stay where they were when the
-            # content ends before the edit (an annotation moved after the documents).
-            and ("relatedInformation" not in previous.wire or (content is not None and before_edit(content, derived)))
+            # Its related locations (an ambiguous boundary's, placed in its content), stay where
+            # they were when the content ends before the edit (an annotation moved after the
+            # documents); a diagnostic without a content has none.
+            and (content is None or before_edit(content, derived))
         ):
             sent = _shifted(previous, finding, moved)  # whole lines moved
         else:
@@ -203,7 +204,8 @@ def _diagnostics(view: View) -> list[tuple[Wire, str]]:
         sent_now[id(finding)] = sent
         found.append((sent.wire, sent.encoded))
     view.memo.wire = cache
-    return found + drift_diagnostics(view)
+    found += drift_diagnostics(view)
+    return found
 
 
 def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
@@ -254,30 +256,37 @@ def _shifted(previous: Sent, finding: Violation, lines: int) -> Sent:
     """A diagnostic ``lines`` lines down (up, if negative), its columns kept: only the range
     of its JSON text is written again (it comes first, as :func:`wire_range` and
     ``json.dumps`` write it, and ends where its message starts); its related locations, if
-    any, are kept as they were. (Each Enter typed above a thousand findings moves them all:
-    the range is written by :func:`range_json`, two and a half times as fast as
-    ``json.dumps`` of it.)"""
-    old = previous.wire["range"]
-    start, end = old["start"], old["end"]
-    moved_start = {"line": start["line"] + lines, "character": start["character"]}
-    moved_end = {"line": end["line"] + lines, "character": end["character"]}
-    wire = previous.wire.copy()
-    wire["range"] = {"start": moved_start, "end": moved_end}
+    any, are kept as they were. Each Enter typed above a thousand findings moves them all, so
+    the range is written by :func:`range_json` (two and a half times as fast as
+    ``json.dumps``) and its JSON value is made only when read (:class:`Shifted`)."""
+    wire = previous.wire
+    if isinstance(wire, Shifted):
+        base = wire.base
+        start_line, start_character = wire.start_line + lines, wire.start_character
+        end_line, end_character = wire.end_line + lines, wire.end_character
+    else:
+        base = wire
+        start, end = wire["range"]["start"], wire["range"]["end"]
+        start_line, start_character = start["line"] + lines, start["character"]
+        end_line, end_character = end["line"] + lines, end["character"]
     encoded = previous.encoded
     return Sent(
-        finding, previous.content, wire, range_json(moved_start, moved_end) + encoded[encoded.index(_MESSAGE) :]
+        finding,
+        previous.content,
+        Shifted(base, start_line, start_character, end_line, end_character),
+        range_json(start_line, start_character, end_line, end_character) + encoded[encoded.index(_MESSAGE) :],
     )
 
 
 _MESSAGE = ', "message": '  # what follows a diagnostic's range in its JSON text (a range holds only numbers)
 
 
-def range_json(start: Wire, end: Wire) -> str:
+def range_json(start_line: int, start_character: int, end_line: int, end_character: int) -> str:
     """``{"range": ...}`` of a diagnostic as ``json.dumps`` writes it, without its closing
-    brace: how the JSON text of every diagnostic starts (its lines and columns are ints)."""
+    brace: how the JSON text of every diagnostic starts."""
     return (
-        f'{{"range": {{"start": {{"line": {start["line"]}, "character": {start["character"]}}}, '
-        f'"end": {{"line": {end["line"]}, "character": {end["character"]}}}}}'
+        f'{{"range": {{"start": {{"line": {start_line}, "character": {start_character}}}, '
+        f'"end": {{"line": {end_line}, "character": {end_character}}}}}'
     )
 
 
