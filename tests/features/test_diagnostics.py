@@ -2,9 +2,10 @@
 and kept while an edit cannot have moved it."""
 
 import json
+import re
 from dataclasses import replace
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
@@ -263,3 +264,97 @@ def test_a_pull_report_is_unchanged_when_the_client_has_this_versions_diagnostic
         types.DocumentDiagnosticParams(text_document=doc(), previous_result_id=full.result_id),
     )
     assert isinstance(newer, types.RelatedFullDocumentDiagnosticReport) and newer.result_id != full.result_id
+
+
+def _findings_everywhere(documents_last: bool, count: int) -> str:
+    """A session whose annotations have findings all along (ambiguous boundaries with their
+    related locations, boundaries not found, a misspelt polarity), its documents before or
+    after them, two of them on one line."""
+    documents = [
+        {"path": "notes", "content": "the cat and the dog\nthe end of the line, the end\nplain words here"},
+        {"path": "other", "content": "alpha beta\nbeta gamma beta"},
+    ]
+    annotations = []
+    for index in range(count):
+        kind = index % 4
+        start = {"line": 1, "str": "the"} if kind == 0 else {"line": 2, "str": "the end"}
+        end = {"line": 1, "str": "dog"} if kind != 2 else {"line": 3, "str": "missing"}
+        annotations.append(
+            {
+                "claim": {"path": "notes", "start": {"line": 3, "str": "plain"}, "end": {"line": 3, "str": "here"}},
+                "sources": [
+                    {
+                        "path": "other" if kind == 3 else "notes",
+                        "start": {"line": 2, "str": "beta"} if kind == 3 else start,
+                        "end": {"line": 2, "str": "gamma"} if kind == 3 else end,
+                        "polarity": "suports" if index % 5 == 0 else "supports",
+                        "confidence": 0.9,
+                    }
+                ],
+            }
+        )
+    value = {"annotations": annotations, "documents": documents} if documents_last else session(annotations, documents)
+    text = json.dumps(value, indent=2)
+    # two annotations on one line: an edit before the second moves its columns, not its line
+    return text.replace("}\n    },\n    {", "}\n    }, {", 1)
+
+
+EDITS = st.lists(
+    st.tuples(st.sampled_from(["letter", "enter", "join", "space", "brace"]), st.floats(min_value=0, max_value=1)),
+    min_size=1,
+    max_size=8,
+)
+PLACES = {
+    "letter": (re.compile(r"(?<=[a-z])(?=[a-z])"), "x", 0),  # a letter typed in a word (a value or a key)
+    "enter": (re.compile(r'(?<=[,{\[]) ?(?=\s*")'), "\n      ", 0),  # a line broken before a key or an item
+    "join": (re.compile(r"\n +(?=\")"), "", -1),  # a line joined with the one before (its break removed)
+    "space": (re.compile(r"(?<=:) "), "  ", 1),  # a space widened after a key
+    "brace": (re.compile(r"\{"), "", 1),  # an object's brace deleted: the JSON breaks, and is checked whole
+}
+
+
+def keystroke(text: str, kind: str, where: float) -> tuple[int, int, str]:
+    pattern, inserted, removed = PLACES[kind]
+    places = list(pattern.finditer(text))
+    match = places[int(where * (len(places) - 1))]
+    if removed < 0:  # the whole match
+        return match.start(), match.end(), inserted
+    return match.start(), match.start() + removed, inserted
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.booleans(), EDITS)
+def test_typing_anywhere_among_many_findings_sends_what_a_fresh_build_sends(documents_last, edits):
+    # The diagnostics before an edit and those on the lines after it are taken from the last
+    # version's as runs (moved by the lines an Enter adds or removes); what the edit touched is
+    # built. Keystroke after keystroke, what is sent is byte for byte a fresh build's.
+    text = _findings_everywhere(documents_last, 24)
+    view = view_of(text)
+    diagnostics(view)
+    for kind, where in edits:
+        at, end, inserted = keystroke(view.text, kind, where)
+        new_text = view.text[:at] + inserted + view.text[end:]
+        analysis = Analysis.incremental(new_text, view.analysis, (at, end, inserted)) or Analysis(new_text)
+        view = replace(view, version=view.version + 1, analysis=analysis)
+        sent, fresh = diagnostics(view), diagnostics(view_of(new_text))
+        assert sent.encoded == fresh.encoded
+        assert sent.wires == fresh.wires
+
+
+def test_related_locations_are_not_placed_again_after_an_edit_that_took_every_diagnostic_as_it_was():
+    # An Enter at the start of the annotations takes every diagnostic as it was (moved a line):
+    # nothing asks that version for its contents' maps. The `{` typed next moves each finding
+    # to a new path; the ambiguous boundaries' related locations, in the documents before, are
+    # still those built first (the maps handed on), not placed again for each.
+    view = view_of(_findings_everywhere(False, 24))
+    first = diagnostics(view)
+    at = view.text.index("[", view.text.index('"annotations"')) + 1
+    entered = edited(view, at, at, "\n    ")
+    diagnostics(entered)
+    braced = edited(entered, at + 5, at + 5, "{")
+    after = diagnostics(braced)
+    assert after.encoded == diagnostics(view_of(braced.text)).encoded
+    related = [item for item in first.items if isinstance(item, dict) and item.get("relatedInformation")]
+    assert len(related) > 10
+    kept = [item.base if isinstance(item, Shifted) else item for item in after.items]
+    assert all(any(wire is value for value in kept) for wire in related)

@@ -48,6 +48,21 @@ ContentMap = tuple[Node | None, tuple[int, int] | None, StringMap | None]
 """A document's item, its extent when its content was mapped, and the content's escape map."""
 
 
+def _maps_kept(previous: Analysis) -> dict[str, ContentMap]:
+    """The content maps a new version may take over (each while its item is the same, where it
+    was): those the previous version made or was handed, of its documents. Handed on even
+    when that version did not ask for one (its diagnostics taken as they were), so that a map
+    stays the same object version after version while its content does."""
+    computed: dict[str, ContentMap] | None = previous.__dict__.get("_content_maps")
+    inherited = previous._inherited_maps
+    if not computed:
+        return inherited
+    if not inherited:
+        return computed
+    documents = previous.session.by_path
+    return {path: kept for path, kept in {**inherited, **computed}.items() if path in documents}
+
+
 def _by_start(pair: tuple[tuple[int, int], Violation]) -> int:
     """The sort key of a finding by where it starts."""
     return pair[0][0]
@@ -123,7 +138,7 @@ class Analysis:
         if previous is not None:
             assert edit is not None
             self.derived = Derivation.of(previous.serial, previous.source, edit)
-        self._inherited_maps = previous.__dict__.get("_content_maps", {}) if previous is not None else {}
+        self._inherited_maps = _maps_kept(previous) if previous is not None else {}
         self.session: Session
         rule_findings: list[Violation]
         self.value: Any = None  # the plain JSON value of the text, as far as it parses

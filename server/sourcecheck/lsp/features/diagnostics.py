@@ -9,8 +9,11 @@ cannot have moved it (see :mod:`..wire`).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import accumulate, compress, count
+from operator import is_not, itemgetter
 
 from lsprotocol import types
 
@@ -20,6 +23,7 @@ from ...core.display import shorten, visible
 from ...core.driftsaid import REF_CHANGED, diagnostic_said, document_said
 from ...core.incremental import Derivation, Placement
 from ...core.jsonlex import StringMap
+from ...core.jsonnodes import MovedOut, Node
 from ...core.occurrences import MAX_OCCURRENCES, more_than
 from ...core.positions import Encoding, LineTable, Span
 from ...core.session import Severity, Violation
@@ -48,18 +52,29 @@ class Sent:
 
 @dataclass(slots=True)
 class WireCache:
-    """The diagnostics built for one analysis of a document, by finding.
+    """The diagnostics built for one analysis of a document, in the order of its findings.
 
     The next version's analysis knows the edit it came from (``Analysis.derived``); a
     finding it kept, whose line and column the edit cannot have moved, keeps its JSON as
     it is. A one-character edit in a session with a thousand findings then builds one
-    or two diagnostics, not a thousand."""
+    or two diagnostics, not a thousand; and the findings before the edit and those on the
+    lines after it, the same objects in the same order, are taken as a run (see
+    :func:`_spliced`), so that the cost follows what the edit changed."""
 
     analysis: int  # the analysis's serial number
     encoding: Encoding
     lines: LineTable  # of the text the diagnostics were built for (asked its line count after an edit)
     extents: Mapping[int, tuple[int, int]]  # of its findings, by identity (the analysis's own)
-    sent: dict[int, Sent] = field(default_factory=dict)
+    findings: list[Violation]  # the analysis's, in order
+    sents: list[Sent]  # the diagnostic of each of the first MAX_DIAGNOSTICS
+    wires: list[Wire | Shifted]  # of each sent: its value, and its JSON text
+    texts: list[str]
+    documents: Node | None  # the documents array (its every content), and where it ends then
+    documents_end: int
+
+    def by_finding(self, start: int, stop: int) -> dict[int, Sent]:
+        """The diagnostics of findings ``[start, stop)`` by their finding's identity (made in C)."""
+        return dict(zip(map(id, self.findings[start:stop]), self.sents[start:stop]))  # noqa: B905 (past the first 1,000: none)
 
 
 def wire_range(span: Span) -> Wire:
@@ -128,7 +143,8 @@ def diagnostics(view: View) -> WrittenDiagnostics:
     """The diagnostics of a view, reusing those of the document's previous version that
     the edit cannot have moved (kept in ``view.memo``)."""
     with COLLECTOR.building():  # kept until the next version: see runtime.py
-        return WrittenDiagnostics.of(_diagnostics(view))
+        wires, texts = _diagnostics(view)
+        return WrittenDiagnostics(wires, f"[{', '.join(texts)}]")
 
 
 def report(view: View, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
@@ -139,35 +155,90 @@ def report(view: View, params: types.DocumentDiagnosticParams) -> types.Document
     return types.RelatedFullDocumentDiagnosticReport(items=diagnostics(view), result_id=result_id)
 
 
-def _diagnostics(view: View) -> list[tuple[Wire | Shifted, str]]:
-    """Each diagnostic and its JSON text."""
+def _diagnostics(view: View) -> tuple[list[Wire | Shifted], list[str]]:
+    """Each diagnostic, and its JSON text."""
     analysis = view.analysis
-    found: list[tuple[Wire | Shifted, str]] = []
+    wires: list[Wire | Shifted] = []
+    texts: list[str] = []
     if len(analysis.findings) > MAX_DIAGNOSTICS:
         message = (
             f"{len(analysis.findings)} findings; the first {MAX_DIAGNOSTICS} are shown. Run `sourcecheck` on "
             "this file for all of them"
         )
-        found.append(note("too-many-findings", message, types.DiagnosticSeverity.Information))
+        wire, text = note("too-many-findings", message, types.DiagnosticSeverity.Information)
+        wires.append(wire)
+        texts.append(text)
     old = view.memo.wire if isinstance(view.memo.wire, WireCache) else None
     derived = analysis.derived
-    if old is None or old.encoding is not view.encoding:
-        kept: dict[int, Sent] = {}
-    elif old.analysis == analysis.serial or (derived is not None and derived.previous == old.analysis):
-        kept = old.sent
-    else:
-        kept = {}
-    cache = WireCache(analysis.serial, view.encoding, analysis.lines, analysis.extents)
+    if old is not None and old.encoding is not view.encoding:
+        old = None
+    if old is not None and old.analysis != analysis.serial and (derived is None or derived.previous != old.analysis):
+        old = None
+    shown = analysis.findings[:MAX_DIAGNOSTICS]
     placed = Placement(
         analysis.derived,
         analysis.lines,
         old is not None and old.analysis == analysis.serial,
         old.lines.line_count if old is not None else -1,
     )
-    # A thousand findings go through this loop on every keystroke: what it calls is bound once.
+    runs = _spliced(old, analysis, placed) if old is not None and old.analysis != analysis.serial else None
+    if runs is None:
+        sents = _built(view, shown, old, old.by_finding(0, len(old.sents)) if old is not None else {}, placed)
+        shown_wires, shown_texts = [sent.wire for sent in sents], [sent.encoded for sent in sents]
+    else:
+        assert old is not None
+        before, middle_end, after, count_after, lines = runs
+        # Between the runs, and after the second: built, from the old diagnostics between them.
+        kept = old.by_finding(before, after)
+        middle = _built(view, shown[before:middle_end], old, kept, placed)
+        rest = _built(view, shown[middle_end + count_after :], old, kept, placed)
+        end = after + count_after
+        if lines:  # moved by whole lines, their related locations where they were
+            moved = [_shifted(sent, sent.finding, lines) for sent in old.sents[after:end]]
+            sents = old.sents[:before] + middle + moved + rest
+            shown_wires = [*old.wires[:before], *(sent.wire for sent in middle), *(sent.wire for sent in moved)]
+            shown_texts = [*old.texts[:before], *(sent.encoded for sent in middle), *(sent.encoded for sent in moved)]
+        else:
+            sents = old.sents[:before] + middle + old.sents[after:end] + rest
+            shown_wires = [*old.wires[:before], *(sent.wire for sent in middle), *old.wires[after:end]]
+            shown_texts = [*old.texts[:before], *(sent.encoded for sent in middle), *old.texts[after:end]]
+        shown_wires += [sent.wire for sent in rest]
+        shown_texts += [sent.encoded for sent in rest]
+    documents = _documents(analysis)
+    view.memo.wire = WireCache(
+        analysis.serial,
+        view.encoding,
+        analysis.lines,
+        analysis.extents,
+        analysis.findings,
+        sents,
+        shown_wires,
+        shown_texts,
+        documents,
+        documents.end if documents is not None else -1,
+    )
+    wires += shown_wires
+    texts += shown_texts
+    for wire, text in drift_diagnostics(view):
+        wires.append(wire)
+        texts.append(text)
+    return wires, texts
+
+
+def _built(
+    view: View, findings: list[Violation], old: WireCache | None, kept: dict[int, Sent], placed: Placement
+) -> list[Sent]:
+    """The diagnostics of ``findings``, each taken from the previous version's (``old``, by
+    finding: ``kept``) when the edit cannot have changed it, moved by whole lines when that is
+    all it did, else built."""
+    if not findings:
+        return []
+    analysis, derived = view.analysis, view.analysis.derived
+    sents: list[Sent] = []
+    # A thousand findings may go through this loop on an edit: what it calls is bound once.
     extents, origin_of, kept_get, was_at = analysis.extents, analysis.origins.get, kept.get, old.extents if old else {}
-    lines_moved, sent_now = placed.lines_moved, cache.sent
-    for finding in analysis.findings[:MAX_DIAGNOSTICS]:
+    lines_moved, add = placed.lines_moved, sents.append
+    for finding in findings:
         extent = extents[id(finding)]
         content = _content_map(analysis, finding) if finding.code == "boundary-ambiguous" else None
         origin = origin_of(id(finding), finding)  # the previous version's finding, if it is one
@@ -180,7 +251,7 @@ def _diagnostics(view: View) -> list[tuple[Wire | Shifted, str]]:
         if moved == 0:
             assert previous is not None
             # the very diagnostic sent before: nothing about it changed
-            sent = previous if previous.finding is finding else Sent(finding, content, previous.wire, previous.encoded)
+            add(previous if previous.finding is finding else Sent(finding, content, previous.wire, previous.encoded))
         elif (
             moved is not None
             and previous is not None
@@ -189,7 +260,7 @@ def _diagnostics(view: View) -> list[tuple[Wire | Shifted, str]]:
             # documents); a diagnostic without a content has none.
             and (content is None or before_edit(content, derived))
         ):
-            sent = _shifted(previous, finding, moved)  # whole lines moved
+            add(_shifted(previous, finding, moved))  # whole lines moved
         else:
             wire: Wire = {
                 "range": wire_range(analysis.span(*extent, view.encoding)),
@@ -200,12 +271,70 @@ def _diagnostics(view: View) -> list[tuple[Wire | Shifted, str]]:
             }
             if finding.code == "boundary-ambiguous":
                 wire["relatedInformation"] = occurrence_locations(view, finding)
-            sent = Sent(finding, content, wire, dumps(wire))
-        sent_now[id(finding)] = sent
-        found.append((sent.wire, sent.encoded))
-    view.memo.wire = cache
-    found += drift_diagnostics(view)
-    return found
+            add(Sent(finding, content, wire, dumps(wire)))
+    return sents
+
+
+_START, _END = itemgetter(0), itemgetter(1)
+
+
+def _spliced(old: WireCache, analysis: Analysis, placed: Placement) -> tuple[int, int, int, int, int] | None:
+    """After an edit, the runs of diagnostics that the previous version's list gives as they
+    were, as ``(before, middle_end, after, count, lines)``: the first ``before`` of both lists
+    (findings that end before the edit, the same objects: the same lines and columns); and
+    from the new list's ``middle_end`` on, ``count`` diagnostics that are the old list's from
+    ``after`` on (the same objects, on the lines after the edit's: moved ``lines`` lines,
+    their columns kept). The others, between and after, are built (:func:`_built`). None when
+    neither run holds anything (the list is then built whole, which gives the same). Found by
+    bisection and in C: the cost follows what the edit changed, not the findings around it."""
+    derived = analysis.derived
+    if derived is None:
+        return None
+    new, previous, was_at, sents = analysis.findings, old.findings, old.extents, old.sents
+    start, end, delta = derived.start, derived.end, derived.delta
+    # The findings that end before the edit (their extents unchanged).
+    starts = list(map(_START, map(was_at.__getitem__, map(id, previous))))  # in C
+    before = min(bisect_left(starts, start), len(new), len(sents))
+    ends = list(accumulate(map(_END, map(was_at.__getitem__, map(id, previous[:before]))), max))
+    before = bisect_right(ends, start)
+    before = next(compress(count(), map(is_not, new[:before], previous[:before])), before)
+    # The findings on the lines after the edit's: moved by the edit's characters (and lines).
+    lines, next_line = placed.line_delta, placed.next_line
+    middle_end, after, count_after = len(new), len(previous), 0
+    if lines is not None and next_line >= 0:
+        # as many as are on those lines, of the last ones that are the same objects in both (in C)
+        same = min(len(new), len(previous))
+        same = next(compress(count(), map(is_not, reversed(new), reversed(previous))), same)
+        tail = min(len(previous) - bisect_left(starts, max(end, next_line - delta)), same, len(new) - before)
+        if tail > 0:
+            middle_end, after = len(new) - tail, len(previous) - tail
+            count_after = max(0, min(tail, MAX_DIAGNOSTICS - middle_end, len(sents) - after))
+    if not before and not count_after:
+        return None
+    # An ambiguous boundary's related locations sit in a document's content: taken as they were
+    # when every content ends before the edit; else only while that content's escape map is the
+    # same (the content unedited and unmoved), and, moved by whole lines, while it ends before.
+    if old.documents is not None and old.documents_end <= start and _documents(analysis) is old.documents:
+        return before, middle_end, after, count_after, lines or 0
+    for sent in sents[:before]:
+        if sent.content is not None and _content_map(analysis, sent.finding) is not sent.content:
+            return None
+    for sent in sents[after : after + count_after]:
+        content = sent.content
+        if content is not None and (
+            _content_map(analysis, sent.finding) is not content or (lines and not before_edit(content, derived))
+        ):
+            return None
+    return before, middle_end, after, count_after, lines or 0
+
+
+def _documents(analysis: Analysis) -> Node | None:
+    """The node of the session's documents array (the same object while an edit after it
+    leaves it be); None when there is none, or the analysis's tree went to a later version."""
+    try:
+        return analysis.tree.node_at_path(("documents",)) if analysis.tree.root is not None else None
+    except MovedOut:
+        return None
 
 
 def drift_diagnostics(view: View) -> list[tuple[Wire, str]]:
