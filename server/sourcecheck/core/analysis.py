@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import operator
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress
 from typing import Any
 
 from .display import visible
@@ -61,6 +62,9 @@ def _maps_kept(previous: Analysis) -> dict[str, ContentMap]:
         return computed
     documents = previous.session.by_path
     return {path: kept for path, kept in {**inherited, **computed}.items() if path in documents}
+
+
+_START, _END = operator.itemgetter(0), operator.itemgetter(1)
 
 
 def _by_start(pair: tuple[tuple[int, int], Violation]) -> int:
@@ -176,25 +180,77 @@ class Analysis:
         self._origins: dict[int, Violation] = self.memo.origins if self.memo is not None else {}
         if self.derived is not None:
             assert previous is not None
+            if self._spliced_findings(previous, findings, rule_findings):
+                return
             # A reused finding moves with the text after the edit (Derivation.moved, written
             # out: a thousand findings go through this loop on every keystroke).
-            origins, old_extents, extents = self._origins, previous._extents, self._extents
-            start, end, delta = self.derived.start, self.derived.end, self.derived.delta
-            for finding in rule_findings:
-                old = old_extents.get(id(origins.get(id(finding), finding)))
-                if old is None:
-                    continue
-                if old[1] <= start:
-                    extents[id(finding)] = old
-                elif old[0] >= end:
-                    extents[id(finding)] = (old[0] + delta, old[1] + delta)
+            self._moved_extents(previous, rule_findings)
         known, locate = self._extents.get, self._locate
         placed = [(known(id(f)) or locate(f), f) for f in findings]
         starts = [extent[0] for extent, _ in placed]
         if not all(map(operator.le, starts, starts[1:])):  # in C: a reused finding list is in order
             placed.sort(key=_by_start)
         self.findings: list[Violation] = [f for _, f in placed]
-        self._extents = {id(f): extent for extent, f in placed}
+        self._sorted_extents = [extent for extent, _ in placed]
+        self._extents = dict(zip(map(id, self.findings), self._sorted_extents, strict=True))
+
+    def _moved_extents(self, previous: Analysis, findings: list[Violation]) -> None:
+        """The extents of the findings the previous version had (or one it had moved to a new
+        path), where the edit left them whole: before it, as they were; after it, moved."""
+        assert self.derived is not None
+        origins, old_extents, extents = self._origins, previous._extents, self._extents
+        start, end, delta = self.derived.start, self.derived.end, self.derived.delta
+        for finding in findings:
+            old = old_extents.get(id(origins.get(id(finding), finding)))
+            if old is None:
+                continue
+            if old[1] <= start:
+                extents[id(finding)] = old
+            elif old[0] >= end:
+                extents[id(finding)] = (old[0] + delta, old[1] + delta)
+
+    def _spliced_findings(self, previous: Analysis, findings: list[Violation], rule_findings: list[Violation]) -> bool:
+        """The findings in order, with their extents, as the previous version's with what the
+        edit changed put in between, when that is what they are: the previous findings that
+        end before the edit and those after it are still found, the same objects (their
+        extents as they were, and moved by the edit), and the others all start between them.
+        Then only those others are placed and sorted, and the rest is spliced in C: typing
+        beside a thousand findings costs what it changed. False (nothing done) otherwise."""
+        assert self.derived is not None
+        start, end, delta = self.derived.start, self.derived.end, self.derived.delta
+        was, was_at = previous.findings, previous._sorted_extents
+        starts = list(map(_START, was_at))  # in C
+        before = bisect_left(starts, start)
+        before = bisect_right(list(itertools.accumulate(map(_END, was_at[:before]), max)), start)
+        after = bisect_left(starts, end, lo=before)
+        # Of those, the ones still found (the others, a syntax error's say, are made again)
+        rules = set(map(id, rule_findings))
+        keep = list(map(rules.__contains__, map(id, was[:before])))  # in C, as each list below
+        head, head_at = list(compress(was[:before], keep)), list(compress(was_at[:before], keep))
+        keep = list(map(rules.__contains__, map(id, was[after:])))
+        tail, tail_at = list(compress(was[after:], keep)), list(compress(was_at[after:], keep))
+        carried = set(map(id, head))
+        carried.update(map(id, tail))
+        between = list(compress(findings, map(operator.not_, map(carried.__contains__, map(id, findings)))))
+        if len(between) + len(carried) != len(findings):
+            return False  # a finding twice in the list: placed the long way
+        self._moved_extents(previous, [f for f in between if id(f) in rules])
+        known, locate = self._extents.get, self._locate
+        placed = [(known(id(f)) or locate(f), f) for f in between]
+        placed.sort(key=_by_start)
+        # each of them after those before the edit, and before those after it
+        if placed and (
+            (head_at and placed[0][0][0] <= head_at[-1][0]) or (tail_at and placed[-1][0][0] >= tail_at[0][0] + delta)
+        ):
+            return False
+        self.findings = [*head, *(f for _, f in placed), *tail]
+        self._sorted_extents = [
+            *head_at,
+            *(extent for extent, _ in placed),
+            *[(a + delta, b + delta) for a, b in tail_at],
+        ]
+        self._extents = dict(zip(map(id, self.findings), self._sorted_extents, strict=True))
+        return True
 
     def _settle_duplicates(self) -> None:
         """Settle whether each annotation the parse decoded without its pairs holds a key
