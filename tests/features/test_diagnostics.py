@@ -266,13 +266,13 @@ def test_a_pull_report_is_unchanged_when_the_client_has_this_versions_diagnostic
     assert isinstance(newer, types.RelatedFullDocumentDiagnosticReport) and newer.result_id != full.result_id
 
 
-def _findings_everywhere(documents_last: bool, count: int) -> str:
+def _findings_everywhere(documents_last: bool, count: int, ensure_ascii: bool = True) -> str:
     """A session whose annotations have findings all along (ambiguous boundaries with their
     related locations, boundaries not found, a misspelt polarity), its documents before or
-    after them, two of them on one line."""
+    after them (an emoji and CJK in them, raw or escaped), two of them on one line."""
     documents = [
-        {"path": "notes", "content": "the cat and the dog\nthe end of the line, the end\nplain words here"},
-        {"path": "other", "content": "alpha beta\nbeta gamma beta"},
+        {"path": "notes", "content": "the cat \U0001f431 and the dog\nthe end of the line, the end\nplain words here"},
+        {"path": "other", "content": "alpha \u65e5\u672c beta\nbeta gamma beta"},
     ]
     annotations = []
     for index in range(count):
@@ -294,7 +294,7 @@ def _findings_everywhere(documents_last: bool, count: int) -> str:
             }
         )
     value = {"annotations": annotations, "documents": documents} if documents_last else session(annotations, documents)
-    text = json.dumps(value, indent=2)
+    text = json.dumps(value, indent=2, ensure_ascii=ensure_ascii)
     # two annotations on one line: an edit before the second moves its columns, not its line
     return text.replace("}\n    },\n    {", "}\n    }, {", 1)
 
@@ -323,20 +323,21 @@ def keystroke(text: str, kind: str, where: float) -> tuple[int, int, str]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.booleans(), EDITS)
-def test_typing_anywhere_among_many_findings_sends_what_a_fresh_build_sends(documents_last, edits):
+@given(st.booleans(), st.booleans(), st.sampled_from(ENCODINGS), EDITS)
+def test_typing_anywhere_among_many_findings_sends_what_a_fresh_build_sends(documents_last, escaped, encoding, edits):
     # The diagnostics before an edit and those on the lines after it are taken from the last
     # version's as runs (moved by the lines an Enter adds or removes); what the edit touched is
-    # built. Keystroke after keystroke, what is sent is byte for byte a fresh build's.
-    text = _findings_everywhere(documents_last, 24)
-    view = view_of(text)
+    # built. Keystroke after keystroke, what is sent is byte for byte a fresh build's, in the
+    # client's encoding.
+    text = _findings_everywhere(documents_last, 24, escaped)
+    view = view_of(text, encoding=encoding)
     diagnostics(view)
     for kind, where in edits:
         at, end, inserted = keystroke(view.text, kind, where)
         new_text = view.text[:at] + inserted + view.text[end:]
         analysis = Analysis.incremental(new_text, view.analysis, (at, end, inserted)) or Analysis(new_text)
         view = replace(view, version=view.version + 1, analysis=analysis)
-        sent, fresh = diagnostics(view), diagnostics(view_of(new_text))
+        sent, fresh = diagnostics(view), diagnostics(view_of(new_text, encoding=encoding))
         assert sent.encoded == fresh.encoded
         assert sent.wires == fresh.wires
 
