@@ -13,7 +13,7 @@ import itertools
 import operator
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress
@@ -64,7 +64,7 @@ def _maps_kept(previous: Analysis) -> dict[str, ContentMap]:
     return {path: kept for path, kept in {**inherited, **computed}.items() if path in documents}
 
 
-_START, _END = operator.itemgetter(0), operator.itemgetter(1)
+_START = operator.itemgetter(0)
 
 
 def _by_start(pair: tuple[tuple[int, int], Violation]) -> int:
@@ -217,12 +217,10 @@ class Analysis:
         Then only those others are placed and sorted, and the rest is spliced in C: typing
         beside a thousand findings costs what it changed. False (nothing done) otherwise."""
         assert self.derived is not None
-        start, end, delta = self.derived.start, self.derived.end, self.derived.delta
+        end, delta = self.derived.end, self.derived.delta
         was, was_at = previous.findings, previous._sorted_extents
-        starts = list(map(_START, was_at))  # in C
-        before = bisect_left(starts, start)
-        before = bisect_right(list(itertools.accumulate(map(_END, was_at[:before]), max)), start)
-        after = bisect_left(starts, end, lo=before)
+        before = self.derived.ending_before(was_at)
+        after = bisect_left(was_at, end, lo=before, key=_START)
         # Of those, the ones still found (the others, a syntax error's say, are made again)
         rules = set(map(id, rule_findings))
         keep = list(map(rules.__contains__, map(id, was[:before])))  # in C, as each list below
@@ -346,6 +344,11 @@ class Analysis:
     def extent(self, finding: Violation) -> tuple[int, int]:
         """The offsets of the value a finding is about."""
         return self._extents.get(id(finding)) or self._locate(finding)
+
+    @property
+    def extents_in_order(self) -> Sequence[tuple[int, int]]:
+        """The offsets of each of :attr:`findings`, in their order (by where they start)."""
+        return self._sorted_extents
 
     @property
     def extents(self) -> Mapping[int, tuple[int, int]]:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from .jsonlex import after_ws
@@ -365,6 +367,7 @@ def _spliced(value: Any, path: Path, splice: Splice) -> Any:
 # --- what the edit moved -------------------------------------------------------------
 
 _BREAK = re.compile(r"[\r\n]")
+_START, _END = itemgetter(0), itemgetter(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +385,13 @@ class Derivation:
         start, end, inserted = edit
         breaks_kept = not _BREAK.search(inserted) and not _BREAK.search(previous_text[max(0, start - 1) : end + 1])
         return cls(previous_serial, start, end, len(inserted) - (end - start), breaks_kept)
+
+    def ending_before(self, extents: Sequence[tuple[int, int]]) -> int:
+        """How many of ``extents`` (in the order of their starts) come first and all end before
+        the edit (at its start at most): those it left where they were. By bisection, and the
+        ends before it in C."""
+        before = bisect_left(extents, self.start, key=_START)
+        return bisect_right(list(accumulate(map(_END, extents[:before]), max)), self.start)
 
     def moved(self, extent: tuple[int, int]) -> tuple[int, int] | None:
         """Where an extent of the earlier text is now, if the edit left it whole."""

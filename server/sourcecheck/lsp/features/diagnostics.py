@@ -9,10 +9,10 @@ cannot have moved it (see :mod:`..wire`).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress, count
+from itertools import compress, count
 from operator import is_not, itemgetter
 
 from lsprotocol import types
@@ -65,7 +65,8 @@ class WireCache:
     encoding: Encoding
     lines: LineTable  # of the text the diagnostics were built for (asked its line count after an edit)
     extents: Mapping[int, tuple[int, int]]  # of its findings, by identity (the analysis's own)
-    findings: list[Violation]  # the analysis's, in order
+    findings: list[Violation]  # the analysis's, in order, and their extents in that order
+    in_order: Sequence[tuple[int, int]]
     sents: list[Sent]  # the diagnostic of each of the first MAX_DIAGNOSTICS
     wires: list[Wire | Shifted]  # of each sent: its value, and its JSON text
     texts: list[str]
@@ -176,7 +177,7 @@ def _diagnostics(view: View) -> tuple[list[Wire | Shifted], list[str]]:
         old = None
     shown = analysis.findings[:MAX_DIAGNOSTICS]
     placed = Placement(
-        analysis.derived,
+        derived,
         analysis.lines,
         old is not None and old.analysis == analysis.serial,
         old.lines.line_count if old is not None else -1,
@@ -194,16 +195,13 @@ def _diagnostics(view: View) -> tuple[list[Wire | Shifted], list[str]]:
         rest = _built(view, shown[middle_end + count_after :], old, kept, placed)
         end = after + count_after
         if lines:  # moved by whole lines, their related locations where they were
-            moved = [_shifted(sent, sent.finding, lines) for sent in old.sents[after:end]]
-            sents = old.sents[:before] + middle + moved + rest
-            shown_wires = [*old.wires[:before], *(sent.wire for sent in middle), *(sent.wire for sent in moved)]
-            shown_texts = [*old.texts[:before], *(sent.encoded for sent in middle), *(sent.encoded for sent in moved)]
-        else:
-            sents = old.sents[:before] + middle + old.sents[after:end] + rest
-            shown_wires = [*old.wires[:before], *(sent.wire for sent in middle), *old.wires[after:end]]
-            shown_texts = [*old.texts[:before], *(sent.encoded for sent in middle), *old.texts[after:end]]
-        shown_wires += [sent.wire for sent in rest]
-        shown_texts += [sent.encoded for sent in rest]
+            taken = [_shifted(sent, sent.finding, lines) for sent in old.sents[after:end]]
+            taken_wires, taken_texts = [sent.wire for sent in taken], [sent.encoded for sent in taken]
+        else:  # as they were: slices
+            taken, taken_wires, taken_texts = old.sents[after:end], old.wires[after:end], old.texts[after:end]
+        sents = old.sents[:before] + middle + taken + rest
+        shown_wires = [*old.wires[:before], *(s.wire for s in middle), *taken_wires, *(s.wire for s in rest)]
+        shown_texts = [*old.texts[:before], *(s.encoded for s in middle), *taken_texts, *(s.encoded for s in rest)]
     documents = _documents(analysis)
     view.memo.wire = WireCache(
         analysis.serial,
@@ -211,6 +209,7 @@ def _diagnostics(view: View) -> tuple[list[Wire | Shifted], list[str]]:
         analysis.lines,
         analysis.extents,
         analysis.findings,
+        analysis.extents_in_order,
         sents,
         shown_wires,
         shown_texts,
@@ -275,7 +274,7 @@ def _built(
     return sents
 
 
-_START, _END = itemgetter(0), itemgetter(1)
+_START = itemgetter(0)
 
 
 def _spliced(old: WireCache, analysis: Analysis, placed: Placement) -> tuple[int, int, int, int, int] | None:
@@ -290,13 +289,10 @@ def _spliced(old: WireCache, analysis: Analysis, placed: Placement) -> tuple[int
     derived = analysis.derived
     if derived is None:
         return None
-    new, previous, was_at, sents = analysis.findings, old.findings, old.extents, old.sents
+    new, previous, sents = analysis.findings, old.findings, old.sents
     start, end, delta = derived.start, derived.end, derived.delta
     # The findings that end before the edit (their extents unchanged).
-    starts = list(map(_START, map(was_at.__getitem__, map(id, previous))))  # in C
-    before = min(bisect_left(starts, start), len(new), len(sents))
-    ends = list(accumulate(map(_END, map(was_at.__getitem__, map(id, previous[:before]))), max))
-    before = bisect_right(ends, start)
+    before = min(derived.ending_before(old.in_order), len(new), len(sents))
     before = next(compress(count(), map(is_not, new[:before], previous[:before])), before)
     # The findings on the lines after the edit's: moved by the edit's characters (and lines).
     lines, next_line = placed.line_delta, placed.next_line
@@ -305,7 +301,8 @@ def _spliced(old: WireCache, analysis: Analysis, placed: Placement) -> tuple[int
         # as many as are on those lines, of the last ones that are the same objects in both (in C)
         same = min(len(new), len(previous))
         same = next(compress(count(), map(is_not, reversed(new), reversed(previous))), same)
-        tail = min(len(previous) - bisect_left(starts, max(end, next_line - delta)), same, len(new) - before)
+        first = bisect_left(old.in_order, max(end, next_line - delta), key=_START)
+        tail = min(len(previous) - first, same, len(new) - before)
         if tail > 0:
             middle_end, after = len(new) - tail, len(previous) - tail
             count_after = max(0, min(tail, MAX_DIAGNOSTICS - middle_end, len(sents) - after))
